@@ -1,0 +1,1 @@
+"""Hickory clients: the Trio client library, bots and the terminal client."""

@@ -1,0 +1,1 @@
+"""Hickory: the server side (rules engine, tournament, Trio server)."""

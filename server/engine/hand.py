@@ -1,0 +1,495 @@
+"""One hand of No-Limit Texas Hold'em as a state machine.
+
+Like h11 and pokerkit: the ``Hand`` holds state, ``legal_actions()`` is the query,
+``act()`` verifies, mutates and returns frozen event records. It reads no clock and draws
+no random numbers: the deck arrives already shuffled, so a hand is fully determined by its
+inputs and its actions (which is what lets the server store and resume it exactly).
+
+Seats are table seat numbers; "to the left" is the next higher seat number, wrapping.
+Every rule here is cited from the rulebook or ``shared/rules/interpretation.md``; choices
+that neither settles are in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from .actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
+from .cards import Card
+from .evaluator import evaluate
+from .events import (
+    ActionTaken,
+    BlindPosted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    PotAwarded,
+    Street,
+    UncalledBetReturned,
+)
+from .pots import Pot, build_pots, split
+
+_NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+_BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+
+
+@attrs.define(kw_only=True)
+class _Player:
+    seat: int
+    stack: int  # chips behind
+    bet: int = 0  # chips in front this betting round
+    committed: int = 0  # chips put in this hand (all rounds)
+    folded: bool = False
+    hole: tuple[Card, ...] = ()
+    # The bet level this player last acted facing in this round, or None if they have
+    # not acted this round. Decides whether a short all-in reopened the betting to them.
+    faced: int | None = None
+    shown: bool = False
+
+    @property
+    def all_in(self) -> bool:
+        return self.stack == 0 and not self.folded
+
+    @property
+    def can_act(self) -> bool:
+        return not self.folded and self.stack > 0
+
+
+@attrs.frozen(kw_only=True)
+class HandResult:
+    stacks: tuple[tuple[int, int], ...]
+    carried_out: int
+    showdown: bool
+    starting_stacks: tuple[tuple[int, int], ...]
+
+
+class Hand:
+    """A hand from the blinds to the last pot awarded.
+
+    ``seats`` are ``(seat, stack)`` for every player dealt in (stack > 0), any order.
+    ``deck`` is the shuffled deck; it is consumed from the front: hole cards one at a time
+    from the left of the button, then a burn before each of the flop, turn and river.
+    """
+
+    def __init__(
+        self,
+        *,
+        hand_no: int,
+        seats: Sequence[tuple[int, int]],
+        button: int,
+        small_blind: int,
+        big_blind: int,
+        deck: Sequence[Card],
+        carried_in: int = 0,
+        ruleset: Ruleset = Ruleset.HICKORY,
+    ) -> None:
+        if len(seats) < 2:
+            raise ValueError("a hand needs at least two players")
+        if any(stack <= 0 for _, stack in seats):
+            raise ValueError("every player dealt in must have chips")
+        if len({s for s, _ in seats}) != len(seats):
+            raise ValueError("two players in one seat")
+        if not 0 < small_blind <= big_blind:
+            raise ValueError("blinds must satisfy 0 < small blind <= big blind")
+        self.hand_no = hand_no
+        self.small_blind = small_blind
+        self.big_blind = big_blind
+        self.ruleset = ruleset
+        self.carried_in = carried_in
+        self._deck = list(deck)
+        self._players = [_Player(seat=s, stack=st) for s, st in sorted(seats)]
+        self._by_seat = {p.seat: p for p in self._players}
+        self._position = {p.seat: i for i, p in enumerate(self._players)}
+        self._legal: LegalActions | None = None  # cached answer for the player to act
+        if button not in self._by_seat:
+            raise ValueError(f"the button seat {button} has no player in this hand")
+        self.button = button
+        self.starting_stacks = tuple((p.seat, p.stack) for p in self._players)
+        n = len(self._players)
+        b = self._index(button)
+        if n == 2:  # heads-up: the button posts the small blind (interpretation 2)
+            self.small_blind_seat = button
+            self.big_blind_seat = self._players[(b + 1) % n].seat
+        else:
+            self.small_blind_seat = self._players[(b + 1) % n].seat
+            self.big_blind_seat = self._players[(b + 2) % n].seat
+        self.street = Street.PREFLOP
+        self.board: list[Card] = []
+        self.current_bet = 0
+        # The size of the last full bet or raise this round (standard ruleset's minimum).
+        self._last_increment = big_blind
+        self.to_act: int | None = None
+        self.events: list[Event] = []
+        self.result: HandResult | None = None
+        self.pots_awarded: list[PotAwarded] = []
+        self.carried_out = 0
+        self._start()
+
+    # -- queries ---------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(p.seat for p in self._players)
+
+    def stack(self, seat: int) -> int:
+        return self._by_seat[seat].stack
+
+    def bet(self, seat: int) -> int:
+        return self._by_seat[seat].bet
+
+    def committed(self, seat: int) -> int:
+        return self._by_seat[seat].committed
+
+    def folded(self, seat: int) -> bool:
+        return self._by_seat[seat].folded
+
+    def hole_cards(self, seat: int) -> tuple[Card, ...]:
+        return self._by_seat[seat].hole
+
+    def shown(self, seat: int) -> bool:
+        return self._by_seat[seat].shown
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand, bets in front included, carried chips in the main pot."""
+        live = {p.seat for p in self._players if not p.folded}
+        return build_pots({p.seat: p.committed for p in self._players}, live, self.carried_in)
+
+    def total_chips(self) -> int:
+        """Stacks + everything in the middle + carry: constant through a hand."""
+        if self.result is not None:
+            return sum(st for _, st in self.result.stacks) + self.result.carried_out
+        return sum(p.stack + p.committed for p in self._players) + self.carried_in
+
+    def min_raise_increment(self) -> int:
+        if self.ruleset is Ruleset.HICKORY:
+            return self.big_blind
+        return max(self._last_increment, self.big_blind)
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the player to act may do; None when no one is to act."""
+        if self.to_act is None:
+            return None
+        if self._legal is not None:
+            return self._legal
+        p = self._by_seat[self.to_act]
+        to_call = self.current_bet - p.bet
+        call = min(to_call, p.stack) if to_call > 0 else None
+        min_to: int | None = None
+        max_to: int | None = None
+        all_in_to = p.bet + p.stack
+        if all_in_to > self.current_bet and self._may_raise(p):
+            max_to = all_in_to
+            if self.current_bet == 0:
+                full = self.big_blind
+            else:
+                full = self.current_bet + self.min_raise_increment()
+            min_to = min(full, all_in_to)
+        self._legal = LegalActions(
+            seat=p.seat,
+            fold=to_call > 0,
+            check=to_call == 0,
+            call=call,
+            min_raise_to=min_to,
+            max_raise_to=max_to,
+            to_call=max(to_call, 0),
+            current_bet=self.current_bet,
+            stack=p.stack,
+            bet=p.bet,
+        )
+        return self._legal
+
+    def _may_raise(self, p: _Player) -> bool:
+        # Nobody left to bet against: every other live player is all-in.
+        if not any(q.can_act for q in self._players if q is not p):
+            return False
+        # A short all-in raise does not reopen the betting to a player who has already
+        # acted and faces less than a full raise since (interpretation 4).
+        if p.faced is None:
+            return True
+        return self.current_bet - p.faced >= self.min_raise_increment()
+
+    # -- operations ------------------------------------------------------------------
+
+    def act(self, seat: int, action: Action, *, automatic: bool = False) -> list[Event]:
+        """Apply one player's action and everything it sets off; return the new events."""
+        if self.result is not None:
+            raise IllegalAction(f"hand #{self.hand_no} is over", code="hand_over")
+        if seat != self.to_act:
+            raise IllegalAction(
+                f"not your turn: seat {self.to_act} is to act", code="not_your_turn"
+            )
+        legal = self.legal_actions()
+        assert legal is not None
+        p = self._by_seat[seat]
+        kind = action.kind
+        if kind is ActionKind.ALL_IN:
+            if legal.max_raise_to is not None:
+                kind, target = (ActionKind.BET if legal.is_bet else ActionKind.RAISE), legal.max_raise_to
+            elif legal.call is not None:
+                kind, target = ActionKind.CALL, p.bet + legal.call
+            else:
+                raise IllegalAction("nothing to go all-in for: you can only check")
+        else:
+            target = self._validate(legal, action)
+        mark = len(self.events)
+        self._legal = None
+        put_in = target - p.bet
+        p.faced = self.current_bet
+        p.stack -= put_in
+        p.bet = target
+        p.committed += put_in
+        if target > self.current_bet:
+            increment = target - self.current_bet
+            if increment >= self.min_raise_increment():
+                self._last_increment = increment
+            self.current_bet = target
+        if kind is ActionKind.FOLD:
+            p.folded = True
+        self.events.append(
+            ActionTaken(
+                seat=seat, street=self.street, action=kind, amount=put_in, to=p.bet,
+                all_in=p.stack == 0 and kind is not ActionKind.FOLD, automatic=automatic,
+            )
+        )
+        self._advance(after=self._index(seat))
+        return self.events[mark:]
+
+    def _validate(self, legal: LegalActions, action: Action) -> int:
+        """The bet total this action makes, or IllegalAction with what is allowed."""
+        p = self._by_seat[legal.seat]
+        kind = action.kind
+        if kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL) and action.amount is not None:
+            raise IllegalAction(f"{kind} takes no amount")
+        if kind is ActionKind.FOLD:
+            if not legal.fold:
+                raise IllegalAction("folding is refused when you can check for free; check instead")
+            return p.bet
+        if kind is ActionKind.CHECK:
+            if not legal.check:
+                raise IllegalAction(f"cannot check facing a bet: call {legal.call}, raise or fold")
+            return p.bet
+        if kind is ActionKind.CALL:
+            if legal.call is None:
+                raise IllegalAction("nothing to call: check or bet")
+            return p.bet + legal.call
+        # BET or RAISE
+        word = "bet" if legal.is_bet else "raise to"
+        if kind is ActionKind.BET and not legal.is_bet:
+            raise IllegalAction(f"there is a bet of {self.current_bet} to you: raise, call or fold")
+        if kind is ActionKind.RAISE and legal.is_bet:
+            raise IllegalAction("there is no bet to raise: bet, or check")
+        to = action.amount
+        if to is None or isinstance(to, bool) or not isinstance(to, int):
+            raise IllegalAction(f"{kind} needs a whole-chip amount (the total to {word})")
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            if p.bet + p.stack <= self.current_bet:
+                raise IllegalAction(
+                    f"you cannot raise: your {p.stack} chips do not cover the call; call all-in or fold"
+                )
+            if not any(q.can_act for q in self._players if q is not p):
+                raise IllegalAction("you cannot raise: every other player is all-in; call or fold")
+            raise IllegalAction(
+                "you cannot raise: a short all-in did not reopen the betting to you; call or fold"
+            )
+        if to > legal.max_raise_to:
+            raise IllegalAction(
+                f"{word} {to} is more than you have: the most is {legal.max_raise_to} (all-in)"
+            )
+        if to < legal.min_raise_to:
+            if legal.is_bet:
+                raise IllegalAction(
+                    f"bet {to} is below the minimum bet of {legal.min_raise_to} (big blind {self.big_blind})"
+                )
+            raise IllegalAction(
+                f"raise to {to} is below the minimum raise to {legal.min_raise_to} "
+                f"(big blind {self.big_blind})"
+                + ("" if legal.min_raise_to < legal.max_raise_to else "; all-in is the only raise")
+            )
+        if legal.min_raise_to == legal.max_raise_to and to != legal.max_raise_to:
+            raise IllegalAction(f"the only raise is all-in to {legal.max_raise_to}")
+        return to
+
+    def show(self, seat: int) -> list[Event]:
+        """A winner without a showdown may choose to show (interpretation 5)."""
+        if self.result is None:
+            raise IllegalAction("cards can be shown only when the hand is over")
+        p = self._by_seat[seat]
+        if p.folded:
+            raise IllegalAction("folded hands are never shown")
+        if p.shown:
+            return []
+        p.shown = True
+        ev = HandShown(seat=seat, cards=p.hole, hand_name=self._hand_name(p))
+        self.events.append(ev)
+        return [ev]
+
+    # -- the machine -----------------------------------------------------------------
+
+    def _start(self) -> None:
+        self.events.append(
+            HandStarted(
+                hand_no=self.hand_no, button=self.button,
+                small_blind_seat=self.small_blind_seat, big_blind_seat=self.big_blind_seat,
+                small_blind=self.small_blind, big_blind=self.big_blind,
+                stacks=self.starting_stacks, carried_in=self.carried_in,
+            )
+        )
+        for seat, blind, amount in (
+            (self.small_blind_seat, "small", self.small_blind),
+            (self.big_blind_seat, "big", self.big_blind),
+        ):
+            p = self._by_seat[seat]
+            posted = min(amount, p.stack)  # a short blind is all-in (interpretation 2)
+            p.stack -= posted
+            p.bet = posted
+            p.committed = posted
+            self.events.append(BlindPosted(seat=seat, blind=blind, amount=posted, all_in=p.stack == 0))
+        # The bet to match is the full big blind even when the big blind is short (TDA).
+        self.current_bet = self.big_blind
+        n = len(self._players)
+        order = [self._players[(self._index(self.button) + 1 + i) % n] for i in range(n)]
+        cards: dict[int, list[Card]] = {p.seat: [] for p in order}
+        for _ in range(2):
+            for p in order:
+                cards[p.seat].append(self._deck.pop(0))
+        for p in order:
+            p.hole = tuple(cards[p.seat])
+            self.events.append(HoleCardsDealt(seat=p.seat, cards=p.hole))
+        self._advance(after=self._index(self.big_blind_seat))
+
+    def _index(self, seat: int) -> int:
+        return self._position[seat]
+
+    def _needs_action(self, p: _Player) -> bool:
+        if not p.can_act:
+            return False
+        if p.bet < self.current_bet:
+            return True
+        if p.faced is not None:
+            return False
+        # Not yet acted this round: act, unless no one is left to bet against.
+        return any(q.can_act for q in self._players if q is not p)
+
+    def _advance(self, *, after: int) -> None:
+        """Find the next player to act, or close the round and move the hand on."""
+        live = [p for p in self._players if not p.folded]
+        if len(live) == 1:
+            self.to_act = None
+            self._return_uncalled()
+            self._settle(showdown=False)
+            return
+        n = len(self._players)
+        for step in range(1, n + 1):
+            p = self._players[(after + step) % n]
+            if self._needs_action(p):
+                self.to_act = p.seat
+                return
+        self.to_act = None
+        self._return_uncalled()
+        self._next_street()
+
+    def _return_uncalled(self) -> None:
+        bets = sorted((p.bet for p in self._players), reverse=True)
+        top = bets[0]
+        second = bets[1] if len(bets) > 1 else 0
+        if top > second:
+            p = next(q for q in self._players if q.bet == top)
+            back = top - second
+            p.bet -= back
+            p.committed -= back
+            p.stack += back
+            self.events.append(UncalledBetReturned(seat=p.seat, amount=back))
+
+    def _next_street(self) -> None:
+        for p in self._players:
+            p.bet = 0
+            p.faced = None
+        self.current_bet = 0
+        self._last_increment = self.big_blind
+        can_act = [p for p in self._players if p.can_act]
+        if len(can_act) < 2 and self.street is not Street.RIVER:
+            # All-in: the hands still in are shown before the rest of the board is dealt.
+            self._show_all(complete=False)
+        while self.street is not Street.RIVER:
+            self.street = _NEXT_STREET[self.street]
+            self._deck.pop(0)  # burn
+            count = _BOARD_CARDS[self.street]
+            new = tuple(self._deck.pop(0) for _ in range(count))
+            self.board.extend(new)
+            self.events.append(BoardDealt(street=self.street, cards=new, board=tuple(self.board)))
+            if len(can_act) >= 2:
+                # Flop, turn, river: the first player still in left of the button acts first.
+                self._advance(after=self._index(self.button))
+                if self.to_act is not None or self.result is not None:
+                    return
+        self.street = Street.SHOWDOWN
+        self._settle(showdown=True)
+
+    def _hand_name(self, p: _Player) -> str | None:
+        if len(self.board) < 3:
+            return None
+        return evaluate(p.hole + tuple(self.board)).name
+
+    def _show_all(self, *, complete: bool) -> None:
+        n = len(self._players)
+        start = self._index(self.button) + 1
+        for i in range(n):
+            p = self._players[(start + i) % n]
+            if not p.folded and not p.shown:
+                p.shown = True
+                name = self._hand_name(p) if complete else None
+                self.events.append(HandShown(seat=p.seat, cards=p.hole, hand_name=name))
+
+    def _settle(self, *, showdown: bool) -> None:
+        self.street = Street.SHOWDOWN
+        for p in self._players:
+            p.bet = 0
+        pots = self.pots()
+        live = [p for p in self._players if not p.folded]
+        strengths: dict[int, int] = {}
+        names: dict[int, str] = {}
+        if showdown:
+            self._show_all(complete=True)
+            for p in live:
+                value = evaluate(p.hole + tuple(self.board))
+                strengths[p.seat] = value.strength
+                names[p.seat] = value.name
+        carried = 0
+        for index, pot in enumerate(pots):
+            if showdown and len(pot.eligible) > 1:
+                best = max(strengths[s] for s in pot.eligible)
+                winners = [s for s in pot.eligible if strengths[s] == best]
+                hand_name: str | None = names[winners[0]]
+            else:
+                winners = list(pot.eligible)
+                hand_name = names.get(winners[0]) if showdown else None
+            share, remainder = split(pot.amount, len(winners))
+            for s in winners:
+                self._by_seat[s].stack += share
+            carried += remainder
+            award = PotAwarded(
+                index=index, amount=pot.amount, eligible=pot.eligible,
+                winners=tuple((s, share) for s in winners), hand_name=hand_name,
+                remainder=remainder,
+            )
+            self.pots_awarded.append(award)
+            self.events.append(award)
+        for p in self._players:
+            p.committed = 0
+        self.carried_in = 0
+        self.carried_out = carried
+        stacks = tuple((p.seat, p.stack) for p in self._players)
+        self.result = HandResult(
+            stacks=stacks, carried_out=carried, showdown=showdown,
+            starting_stacks=self.starting_stacks,
+        )
+        self.events.append(HandEnded(stacks=stacks, carried_out=carried, showdown=showdown))

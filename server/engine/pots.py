@@ -1,0 +1,59 @@
+"""Main and side pots, and splitting them.
+
+A player is eligible only for the part of the pot they contributed to (rulebook, ALL IN).
+Pots are built from each player's total contribution this hand: every distinct all-in
+level cuts a side pot. Chips carried from an earlier hand's split join the main pot.
+An odd chip that cannot be split stays in the pot for the next hand (rulebook, THE
+SHOWDOWN): ``split`` returns it as the remainder rather than giving it to anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+
+import attrs
+
+
+@attrs.frozen(kw_only=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # seats that may win it, in seat order
+
+
+def build_pots(
+    committed: Mapping[int, int], live: Set[int], carried_in: int = 0
+) -> list[Pot]:
+    """Pots from each seat's chips in this hand; ``live`` are the seats not folded.
+
+    Folded players' chips stay in the pots they reached but make them eligible for none.
+    A slice no live player reached (possible only in odd cases) goes to the live players
+    who put in the most, so no chip is ever orphaned.
+    """
+    levels = sorted({c for s, c in committed.items() if s in live and c > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in committed.values())
+        eligible = tuple(sorted(s for s in live if committed.get(s, 0) >= level))
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(amount=pots[-1].amount + amount, eligible=eligible)
+        else:
+            pots.append(Pot(amount=amount, eligible=eligible))
+        previous = level
+    leftover = sum(max(0, c - previous) for c in committed.values())
+    if leftover:
+        if pots:
+            pots[-1] = Pot(amount=pots[-1].amount + leftover, eligible=pots[-1].eligible)
+        else:
+            pots.append(Pot(amount=leftover, eligible=tuple(sorted(live))))
+    if carried_in:
+        if pots:
+            pots[0] = Pot(amount=pots[0].amount + carried_in, eligible=pots[0].eligible)
+        else:
+            pots.append(Pot(amount=carried_in, eligible=tuple(sorted(live))))
+    return pots
+
+
+def split(amount: int, winners: int) -> tuple[int, int]:
+    """Each winner's equal share, and the remainder that stays for the next hand."""
+    return amount // winners, amount % winners

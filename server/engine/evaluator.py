@@ -1,0 +1,204 @@
+"""Hand evaluation: which 5 of 5-7 cards play, and how they rank against any other hand.
+
+Showdowns and Monte Carlo bots evaluate millions of 7-card hands, and pure Python cannot get
+near a compiled evaluator, so the comparable number comes from ``eval7`` (a maintained
+Cython library): our int card indexes a prebuilt tuple of ``eval7.Card`` objects, which
+keeps the per-call cost down to a few tuple lookups. eval7's value already has the
+shape we want: the category in bits 24 and up, then the deciding ranks a nibble each from
+the top (e.g. pair rank, then three kickers), so it is used unchanged as ``strength``: equal
+numbers are exact ties, suits never count, the wheel is a five-high straight.
+
+Which five cards play and the name a player reads are only needed once per showdown, so
+they are worked out here in plain Python from the cards and the category. The tests check
+that the chosen five re-evaluate to the same strength as the whole hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+
+import attrs
+import eval7
+
+from .cards import RANK_NAMES, RANK_PLURALS, RANKS, SUITS, Card, card_str
+
+__all__ = [
+    "Category",
+    "HandValue",
+    "category_of",
+    "evaluate",
+    "strength",
+    "strength7",
+]
+
+
+class Category(IntEnum):
+    """Hand categories, weakest first; the numbers are eval7's hand types (value >> 24)."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+
+_CATEGORY_SHIFT = 24
+_ACE = 12
+_FIVE = 3
+
+# Our card n is RANKS[n >> 2] + SUITS[n & 3]; eval7 parses the same text, so the two
+# numberings cannot drift apart silently.
+_E7_CARDS: tuple[eval7.Card, ...] = tuple(
+    eval7.Card(RANKS[n >> 2] + SUITS[n & 3]) for n in range(52)
+)
+_e7_evaluate = eval7.evaluate
+
+
+def strength7(cards: Sequence[Card], _e: tuple[eval7.Card, ...] = _E7_CARDS) -> int:
+    """Strength of exactly 7 distinct cards, bigger is better; for hot loops.
+
+    No checks: the caller guarantees seven distinct cards 0..51 (a duplicate silently gives
+    a wrong number, a wrong count raises ValueError from the unpacking). Unpacking into
+    locals is measurably faster than a comprehension at this call rate.
+    """
+    a, b, c, d, e, f, g = cards
+    return _e7_evaluate((_e[a], _e[b], _e[c], _e[d], _e[e], _e[f], _e[g]))  # type: ignore[no-any-return]
+
+
+def strength(cards: Sequence[Card], _e: tuple[eval7.Card, ...] = _E7_CARDS) -> int:
+    """Strength of 5, 6 or 7 distinct cards without the checks or the display work.
+
+    Same numbers as ``strength7`` and ``evaluate(...).strength``.
+    """
+    return _e7_evaluate([_e[c] for c in cards])  # type: ignore[no-any-return]
+
+
+def category_of(hand_strength: int) -> Category:
+    """The category encoded in a strength, so hot loops can keep only the int."""
+    return Category(hand_strength >> _CATEGORY_SHIFT)
+
+
+@attrs.frozen(slots=True, kw_only=True)
+class HandValue:
+    """A hand's rank among all hands, with the five cards that play, for showdowns and views.
+
+    Compare hands by ``strength``: two values with equal strength tie exactly even when the
+    cards (so ``best_five``) differ, which is why there is no ordering on the class itself.
+    """
+
+    category: Category
+    strength: int
+    best_five: tuple[Card, ...]
+    """The five cards that play, in reading order: the made part first (quads, trips, pairs,
+    highest first), then kickers high to low; straights from the top card down, so the wheel
+    reads 5-4-3-2-A."""
+
+    @property
+    def name(self) -> str:
+        """What a player reads: "Full house, kings full of sevens", "Straight, five high"."""
+        r = [c >> 2 for c in self.best_five]
+        cat = self.category
+        if cat is Category.STRAIGHT_FLUSH:
+            if r[0] == _ACE:
+                return "Royal flush"
+            return f"Straight flush, {RANK_NAMES[r[0]]} high"
+        if cat is Category.FOUR_OF_A_KIND:
+            return f"Four of a kind, {RANK_PLURALS[r[0]]}"
+        if cat is Category.FULL_HOUSE:
+            return f"Full house, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
+        if cat is Category.FLUSH:
+            return f"Flush, {RANK_NAMES[r[0]]} high"
+        if cat is Category.STRAIGHT:
+            return f"Straight, {RANK_NAMES[r[0]]} high"
+        if cat is Category.THREE_OF_A_KIND:
+            return f"Three of a kind, {RANK_PLURALS[r[0]]}"
+        if cat is Category.TWO_PAIR:
+            return f"Two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}"
+        if cat is Category.PAIR:
+            return f"Pair of {RANK_PLURALS[r[0]]}"
+        return f"High card, {RANK_NAMES[r[0]]}"
+
+
+def evaluate(cards: Sequence[Card]) -> HandValue:
+    """Rank 5, 6 or 7 distinct cards and pick the five that play.
+
+    Raises ValueError naming the problem: wrong count, a card out of range, a duplicate.
+    """
+    _check(cards)
+    value = strength(cards)
+    category = category_of(value)
+    return HandValue(category=category, strength=value, best_five=_best_five(cards, category))
+
+
+def _check(cards: Sequence[Card]) -> None:
+    if not 5 <= len(cards) <= 7:
+        raise ValueError(f"a hand is 5 to 7 cards, got {len(cards)}")
+    seen: set[int] = set()
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
+            raise ValueError(f"not a card: {c!r} (cards are ints 0..51)")
+        if c in seen:
+            raise ValueError(f"duplicate card {card_str(c)} in hand")
+        seen.add(c)
+
+
+def _straight_top(ranks: set[int]) -> int | None:
+    """Top rank of the highest straight in ``ranks``; the ace also plays low (wheel, top five)."""
+    for top in range(_ACE, _FIVE - 1, -1):
+        if all((top - i) in ranks or (top - i == -1 and _ACE in ranks) for i in range(5)):
+            return top
+    return None
+
+
+def _straight_cards(by_rank: dict[int, list[Card]], top: int) -> tuple[Card, ...]:
+    return tuple(by_rank[(top - i) % 13][0] for i in range(5))
+
+
+def _best_five(cards: Sequence[Card], category: Category) -> tuple[Card, ...]:
+    """The five cards that make ``category`` at its best, in reading order.
+
+    The category comes from eval7, so this only has to find the best hand of that kind;
+    among equal-rank cards of different suits the higher card int is taken, just so the
+    choice is stable (suits never change the strength).
+    """
+    ordered = sorted(cards, reverse=True)
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[int, list[Card]] = {}
+    for c in ordered:
+        by_rank.setdefault(c >> 2, []).append(c)
+        by_suit.setdefault(c & 3, []).append(c)
+
+    if category in (Category.STRAIGHT_FLUSH, Category.FLUSH):
+        suited = next(group for group in by_suit.values() if len(group) >= 5)
+        if category is Category.FLUSH:
+            return tuple(suited[:5])
+        suited_by_rank = {c >> 2: [c] for c in suited}
+        top = _straight_top(set(suited_by_rank))
+        assert top is not None, "eval7 said straight flush"
+        return _straight_cards(suited_by_rank, top)
+    if category is Category.STRAIGHT:
+        top = _straight_top(set(by_rank))
+        assert top is not None, "eval7 said straight"
+        return _straight_cards(by_rank, top)
+
+    # Made part first: groups by (size, rank) descending, then kickers from what is left.
+    groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
+    sizes = {
+        Category.FOUR_OF_A_KIND: (4,),
+        Category.FULL_HOUSE: (3, 2),
+        Category.THREE_OF_A_KIND: (3,),
+        Category.TWO_PAIR: (2, 2),
+        Category.PAIR: (2,),
+        Category.HIGH_CARD: (),
+    }[category]
+    made: list[Card] = []
+    for size, group in zip(sizes, groups, strict=False):
+        # A full house from two sets of trips takes the lower set as the pair.
+        made.extend(group[:size])
+    rest = sorted((c for c in ordered if c not in made), reverse=True)
+    return tuple(made + rest[: 5 - len(made)])

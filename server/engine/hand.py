@@ -46,8 +46,9 @@ class _Player:
     committed: int = 0  # chips put in this hand (all rounds)
     folded: bool = False
     hole: tuple[Card, ...] = ()
-    # The bet level this player last acted facing in this round, or None if they have
-    # not acted this round. Decides whether a short all-in reopened the betting to them.
+    # The bet level as this player left it when they last acted this round (the bet they
+    # called, checked or raised to), or None if they have not acted this round. Decides
+    # whether a short all-in reopened the betting to them.
     faced: int | None = None
     shown: bool = False
 
@@ -243,7 +244,6 @@ class Hand:
         mark = len(self.events)
         self._legal = None
         put_in = target - p.bet
-        p.faced = self.current_bet
         p.stack -= put_in
         p.bet = target
         p.committed += put_in
@@ -252,6 +252,8 @@ class Hand:
             if increment >= self.min_raise_increment():
                 self._last_increment = increment
             self.current_bet = target
+        # Measured after a raise, so a raiser faces only what is added on top of it.
+        p.faced = self.current_bet
         if kind is ActionKind.FOLD:
             p.folded = True
         self.events.append(

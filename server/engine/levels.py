@@ -1,0 +1,42 @@
+"""The blind schedule (interpretation section 1), as data.
+
+The tournament, the simulator and the director's "change the level" all read it from
+here. Levels are numbered from 0 in code (``level_at(0)`` is 100/200); people see them
+numbered from 1 ("level 3 (200/400)").
+"""
+
+from __future__ import annotations
+
+DEFAULT_SCHEDULE: tuple[tuple[int, int], ...] = (
+    (100, 200),
+    (150, 300),
+    (200, 400),
+    (300, 600),
+    (400, 800),
+    (500, 1000),
+    (700, 1400),
+    (1000, 2000),
+    (1500, 3000),
+    (2000, 4000),
+    (3000, 6000),
+    (4000, 8000),
+    (6000, 12000),
+    (8000, 16000),
+    (10000, 20000),
+)
+"""(small blind, big blind) per level; after the last, both double every level."""
+
+
+def level_at(
+    index: int, schedule: tuple[tuple[int, int], ...] = DEFAULT_SCHEDULE
+) -> tuple[int, int]:
+    """The (small blind, big blind) of level ``index`` (0-based): past the end, doubling."""
+    if index < 0:
+        raise ValueError(f"level index must be 0 or more, not {index}")
+    if not schedule:
+        raise ValueError("a blind schedule needs at least one level")
+    if index < len(schedule):
+        return schedule[index]
+    sb, bb = schedule[-1]
+    factor = 2 ** (index - len(schedule) + 1)
+    return sb * factor, bb * factor

@@ -1,0 +1,289 @@
+"""SQLite persistence: the tournament's write-ahead log and the hand records.
+
+Design (see docs/architecture.md, "Persistence"):
+- The log (``inputs``) holds every input the sans-I/O tournament was given, in order:
+  registrations, the start, each hand's deck, each action, each hand's end, level changes,
+  director operations. Replaying it through a fresh ``Tournament`` rebuilds the exact
+  state, including a hand in progress, so a restart loses nothing.
+- ``hands`` and ``hand_events`` keep each hand's events for recall (history requests,
+  exports, PHH); ``audit`` the director's log; ``chat`` the chat.
+- Store, then send: a table submits its records and waits for the commit before any
+  client sees the effect. One writer thread owns the connection and commits everything
+  queued in one transaction (group commit), so a slow disk delays only the tables waiting
+  on it, never the event loop.
+- WAL with ``synchronous=FULL``: a commit is fsynced, so what was committed survives
+  kill -9 and a power cut (docs/hosting.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+log = logging.getLogger("hickory.store")
+
+APPLICATION_ID = 0x4869636B  # "Hick": marks the file as ours
+SCHEMA_VERSION = 1
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE inputs (
+        seq INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        table_id INTEGER,
+        payload TEXT NOT NULL
+    );
+    CREATE TABLE players (
+        player_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL,
+        registered_seq INTEGER NOT NULL
+    );
+    CREATE TABLE hands (
+        hand_no INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        status TEXT NOT NULL,          -- playing, finished, voided
+        seats TEXT NOT NULL,           -- json: seat -> [player_id, name]
+        summary TEXT                   -- json: result when finished
+    );
+    CREATE TABLE hand_events (
+        hand_no INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (hand_no, idx)
+    );
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL
+    );
+    CREATE TABLE chat (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        player_id TEXT,
+        text TEXT NOT NULL
+    );
+    """,
+}
+
+
+class StoreError(Exception):
+    """The database cannot be used: a clear message for the host, the file left untouched."""
+
+
+@attrs.frozen(kw_only=True)
+class Record:
+    """One row to write. ``sql`` with ``params``; built by the helpers below."""
+
+    sql: str
+    params: tuple[Any, ...]
+
+
+def input_record(kind: str, payload: dict[str, Any], table_id: int | None = None) -> Record:
+    return Record(
+        sql="INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)",
+        params=(kind, table_id, json.dumps(payload, separators=(",", ":"))),
+    )
+
+
+def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
+    """Open (and migrate) the database, refusing files that are not ours.
+
+    A foreign or corrupt file raises ``StoreError`` before anything is written to it.
+    """
+    exists = path.exists()
+    if not exists and not create:
+        raise StoreError(f"{path}: no such database")
+    if exists:
+        with open(path, "rb") as f:
+            header = f.read(16)
+        if header and header != b"SQLite format 3\x00":
+            raise StoreError(f"{path} is not a Hickory database (not an SQLite file); it was left untouched")
+    else:
+        # Owner-only: the file holds decks and session token hashes.
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.close(fd)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} cannot be read as a Hickory database ({exc}); it was left untouched") from exc
+    if tables and app_id != APPLICATION_ID:
+        conn.close()
+        raise StoreError(f"{path} is an SQLite file of another application; it was left untouched")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(
+            f"{path} was written by a newer Hickory (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise StoreError(f"{path} is corrupt ({check}); it was left untouched")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        for v in range(version + 1, SCHEMA_VERSION + 1):
+            conn.execute("BEGIN IMMEDIATE")
+            for statement in _MIGRATIONS[v].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={v}")
+            conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreError(f"{path} is locked by another process (is another server running on it?)") from exc
+        raise StoreError(f"{path}: {exc}") from exc
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"{path} is corrupt ({exc}); it was left untouched") from exc
+    return conn
+
+
+class Ticket:
+    """A submitted batch; ``await ticket.wait()`` returns once it is committed."""
+
+    def __init__(self) -> None:
+        self._done = trio.Event()
+        self.error: str | None = None
+
+    async def wait(self) -> None:
+        await self._done.wait()
+        if self.error is not None:
+            raise StoreError(self.error)
+
+
+class Store:
+    """The writer thread and the read side. Reads use their own connection (WAL readers)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._conn = open_connection(self.path, create=True)
+        self._queue: queue.SimpleQueue[tuple[list[Record], Ticket] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+        self.failed: str | None = None
+        self.commits = 0
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the writer thread; call from inside ``trio.run``."""
+        self._token = trio.lowlevel.current_trio_token()
+        self._thread = threading.Thread(target=self._writer, name="hickory-store", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+        self._conn.close()
+
+    # -- writing ------------------------------------------------------------------------
+
+    def submit(self, records: list[Record]) -> Ticket:
+        """Queue records to commit, in submission order. Never blocks."""
+        ticket = Ticket()
+        if self.failed is not None:
+            ticket.error = self.failed
+            ticket._done.set()
+            return ticket
+        if self._thread is None:  # not started (tools, tests): write synchronously
+            self._write_batch([(records, ticket)])
+            ticket._done.set()
+            return ticket
+        self._queue.put((records, ticket))
+        return ticket
+
+    async def write(self, records: list[Record]) -> None:
+        await self.submit(records).wait()
+
+    def write_now(self, records: list[Record]) -> None:
+        """Synchronous write for start-up and tools (no event loop involved)."""
+        self._write_batch([(records, Ticket())])
+
+    def _writer(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while True:  # group commit: take everything already queued
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            self._write_batch(batch)
+            assert self._token is not None
+            for _, ticket in batch:
+                try:
+                    self._token.run_sync_soon(ticket._done.set)
+                except trio.RunFinishedError:
+                    return
+
+    def _write_batch(self, batch: list[tuple[list[Record], Ticket]]) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            for records, _ in batch:
+                for r in records:
+                    self._conn.execute(r.sql, r.params)
+            self._conn.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as exc:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            self.failed = f"the database could not be written ({exc}); the game is paused"
+            log.error("%s", self.failed)
+            for _, ticket in batch:
+                ticket.error = self.failed
+
+    # -- reading ------------------------------------------------------------------------
+
+    def reader(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def iter_inputs(self) -> Iterator[tuple[int, str, int | None, dict[str, Any]]]:
+        for seq, kind, table_id, payload in self._conn.execute(
+            "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq"
+        ):
+            yield seq, kind, table_id, json.loads(payload)
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+
+def meta_record(key: str, value: str) -> Record:
+    return Record(sql="INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", params=(key, value))
+
+
+OnCommit = Callable[[], None]

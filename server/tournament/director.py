@@ -1,0 +1,353 @@
+"""The tournament director's operations (interpretation 9), each audited.
+
+Every operation needs a reason, returns a ``DirectorAction`` record first (also kept in
+``Tournament.audit_log``, and announced to the players it concerns: everyone when
+``concerns`` is empty) followed by the events of its effect.
+
+Operations that touch a player in a hand (move, remove, correct a chip count) cannot change
+that hand: the record says ``pending`` and the effect applies when the player's table ends
+its hand (re-checked then: a player who busted in that hand is not removed or corrected,
+and an announcement says so). Everything else applies at once; changes to the level, the
+schedule and the rules reach the tables from their next hand, since a hand keeps the blinds
+and settings it was dealt with.
+
+Chips never appear or vanish: a correction moves chips between two players, or between a
+player and the "director adjustment" account (``Tournament.adjustment``, the chips taken
+out of play; negative when the director has added chips), so ``total_chips()`` always
+equals the chips issued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from server.engine.actions import Ruleset
+
+from .errors import TournamentError
+from .events import (
+    Announcement,
+    ChipsCorrected,
+    DirectorAction,
+    LevelChanged,
+    MoveReason,
+    RulesChanged,
+    TournamentEvent,
+)
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from .tournament import Tournament
+
+Events = list[TournamentEvent]
+
+
+def _blinds_text(levels: Sequence[tuple[int, int]]) -> str:
+    return ", ".join(f"{sb}/{bb}" for sb, bb in levels)
+
+
+class Director:
+    def __init__(self, tournament: Tournament) -> None:
+        self._t = tournament
+
+    # -- the clock -------------------------------------------------------------------
+
+    def start(self, now: float, *, reason: str) -> Events:
+        self._need_reason(reason)
+        effects = self._t.start(now)
+        return [self._record(now, "start", reason, "The tournament starts"), *effects]
+
+    def pause(self, now: float, *, reason: str) -> Events:
+        self._need_reason(reason)
+        self._need_running()
+        if self._t.paused:
+            raise TournamentError("the clock is already paused")
+        effects = self._t._pause(now)
+        summary = "The clock is paused: hands in progress finish, no new hand starts"
+        return [self._record(now, "pause", reason, summary), *effects]
+
+    def resume(self, now: float, *, reason: str) -> Events:
+        self._need_reason(reason)
+        self._need_running()
+        if not self._t.paused:
+            raise TournamentError("the clock is not paused")
+        effects = self._t._resume(now)
+        return [self._record(now, "resume", reason, "The clock resumes"), *effects]
+
+    def set_level(self, now: float, level: int, *, reason: str) -> Events:
+        """Jump to ``level`` (numbered from 1); it starts from its beginning, and each
+        table deals its next hand at it."""
+        self._need_reason(reason)
+        self._need_not_finished()
+        if isinstance(level, bool) or not isinstance(level, int) or level < 1:
+            raise TournamentError(f"levels are numbered from 1, not {level!r}")
+        t = self._t
+        t.clock.set_level(level - 1, now)
+        sb, bb = t.blinds
+        effects: Events = [LevelChanged(level=level, small_blind=sb, big_blind=bb, by_director=True)]
+        summary = f"Level {level} ({sb}/{bb}) from the next hand at each table"
+        return [self._record(now, "set_level", reason, summary), *effects]
+
+    def change_schedule(
+        self, now: float, schedule: Iterable[Iterable[int]], *, reason: str
+    ) -> Events:
+        self._need_reason(reason)
+        self._need_not_finished()
+        t = self._t
+        before = t.blinds
+        settings = attrs.evolve(t.settings, schedule=schedule)
+        t.settings = settings
+        effects: Events = [RulesChanged(changes=(("schedule", _blinds_text(settings.schedule)),))]
+        if t.blinds != before:
+            sb, bb = t.blinds
+            effects.append(LevelChanged(level=t.level, small_blind=sb, big_blind=bb, by_director=True))
+        summary = f"New blind schedule from the next hand: {_blinds_text(settings.schedule)}"
+        return [self._record(now, "change_schedule", reason, summary), *effects]
+
+    def change_rules(
+        self,
+        now: float,
+        *,
+        reason: str,
+        ruleset: Ruleset | str | None = None,
+        action_clock: float | None = None,
+        time_bank: float | None = None,
+        level_minutes: float | None = None,
+        hands_per_level: int | None = None,
+        reconnect_grace: float | None = None,
+    ) -> Events:
+        """Change options that apply from the next hand (the ruleset, the action clock, the
+        time bank) and how levels are measured: ``level_minutes`` switches to levels by
+        time, ``hands_per_level`` to levels by hands (then the current level counts from now).
+        """
+        self._need_reason(reason)
+        self._need_not_finished()
+        if level_minutes is not None and hands_per_level is not None:
+            raise TournamentError("levels run by minutes or by hands, not both: give one")
+        t = self._t
+        changes: dict[str, object] = {}
+        if ruleset is not None:
+            try:
+                changes["ruleset"] = Ruleset(ruleset)
+            except ValueError:
+                known = ", ".join(r.value for r in Ruleset)
+                raise TournamentError(f"unknown ruleset {ruleset!r} (known: {known})") from None
+        for name, value in (
+            ("action_clock", action_clock), ("time_bank", time_bank),
+            ("reconnect_grace", reconnect_grace),
+        ):
+            if value is not None:
+                changes[name] = value
+        if level_minutes is not None:
+            changes["level_minutes"] = level_minutes
+            changes["hands_per_level"] = None
+        if hands_per_level is not None:
+            changes["hands_per_level"] = hands_per_level
+        if not changes:
+            raise TournamentError("no rule to change was given")
+        old: Settings = t.settings
+        new = attrs.evolve(old, **changes)  # type: ignore[arg-type]
+        t.settings = new
+        if new.by_hands != old.by_hands:
+            t.clock.restart_level(now)
+        shown = tuple(
+            (name, str(getattr(new, name))) for name in changes if getattr(new, name) != getattr(old, name)
+        )
+        effects: Events = [RulesChanged(changes=shown)]
+        effects += t._advance(now)  # a shorter level may be over already
+        text = ", ".join(f"{k} {v}" for k, v in shown) or "no change"
+        summary = f"From the next hand: {text}"
+        return [self._record(now, "change_rules", reason, summary), *effects]
+
+    def set_deadline(self, now: float, deadline: float | None, *, reason: str) -> Events:
+        """Set or clear the deadline (in the time base of ``now``). A deadline already
+        passed can be put back while the last hands are still being played."""
+        self._need_reason(reason)
+        self._need_not_finished()
+        t = self._t
+        t.settings = attrs.evolve(t.settings, deadline=deadline)
+        if t.deadline_passed and (deadline is None or deadline > now):
+            t.deadline_passed = False
+        effects: Events = [RulesChanged(changes=(("deadline", str(deadline)),))]
+        effects += t._advance(now)
+        summary = "No deadline" if deadline is None else f"The deadline is now {deadline}"
+        return [self._record(now, "set_deadline", reason, summary), *effects]
+
+    # -- players ---------------------------------------------------------------------
+
+    def move_player(
+        self, now: float, player_id: str, table_id: int, seat: int | None = None, *, reason: str
+    ) -> Events:
+        """Move a player to a table (and seat, else an empty one at random). Balancing
+        still applies afterwards."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        self._need_in(player_id)
+        table = t.table(table_id)
+        loc = t.location(player_id)
+        assert loc is not None
+        if seat is not None:
+            if not 1 <= seat <= table.seat_count:
+                raise TournamentError(f"seat {seat} does not exist (seats 1 to {table.seat_count})")
+            if seat not in t._free_seats(table_id):
+                raise TournamentError(f"seat {seat} at table {table_id} is taken")
+        elif loc.table_id == table_id:
+            raise TournamentError(f"{player_id!r} is already at table {table_id}: name a seat to change seats")
+        elif not t._free_seats(table_id):
+            raise TournamentError(f"table {table_id} has no empty seat")
+        where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
+        summary = f"{t.name_of(player_id)} moves to {where}"
+
+        def apply() -> Events:
+            if t._entrants[player_id].out:
+                return [self._not_applied(now, player_id, f"the move to {where}")]
+            if table_id not in t.tables:
+                return [self._not_applied(now, player_id, f"the move to {where} (the table broke)")]
+            chosen = seat if seat is not None and seat in t._free_seats(table_id) else None
+            return [t._move(player_id, table_id, chosen, MoveReason.DIRECTOR)]
+
+        return self._now_or_later(now, "move_player", reason, summary, (player_id,), apply)
+
+    def remove_player(self, now: float, player_id: str, *, reason: str) -> Events:
+        """Disqualify a player: their chips leave play through the adjustment account and
+        they are placed as if eliminated at that moment (after their hand, if in one)."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        self._need_in(player_id)
+        summary = f"{t.name_of(player_id)} is removed from the tournament"
+
+        def apply() -> Events:
+            if t._entrants[player_id].out:
+                return [self._not_applied(now, player_id, "the removal")]
+            return t._remove(player_id)
+
+        return self._now_or_later(now, "remove_player", reason, summary, (player_id,), apply)
+
+    def correct_chips(self, now: float, player_id: str, delta: int, *, reason: str) -> Events:
+        """Add (or take, when negative) chips to a player's stack through the adjustment
+        account. A correction may not leave the player without chips: remove them instead."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        self._need_in(player_id)
+        if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+            raise TournamentError(f"a chip correction is a whole number of chips other than 0, not {delta!r}")
+        self._need_chips_left(player_id, delta)
+        sign = "+" if delta > 0 else ""
+        summary = f"Chip count of {t.name_of(player_id)} corrected by {sign}{delta}"
+
+        def apply() -> Events:
+            if t._entrants[player_id].out or t.stack_of(player_id) + delta < 1:
+                return [self._not_applied(now, player_id, f"the chip correction {sign}{delta}")]
+            stack = t._add_chips(player_id, delta)
+            t.adjustment -= delta
+            return [ChipsCorrected(player_id=player_id, delta=delta, stack=stack, counterpart=None,
+                                   adjustment=t.adjustment)]
+
+        return self._now_or_later(now, "correct_chips", reason, summary, (player_id,), apply)
+
+    def transfer_chips(
+        self, now: float, from_player: str, to_player: str, amount: int, *, reason: str
+    ) -> Events:
+        """Move chips from one player's stack to another's (a pot pushed to the wrong player)."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        if from_player == to_player:
+            raise TournamentError("a chip transfer needs two different players")
+        self._need_in(from_player)
+        self._need_in(to_player)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise TournamentError(f"a chip transfer is a whole number of chips above 0, not {amount!r}")
+        self._need_chips_left(from_player, -amount)
+        summary = f"{amount} chips move from {t.name_of(from_player)} to {t.name_of(to_player)}"
+
+        def apply() -> Events:
+            if any(t._entrants[p].out for p in (from_player, to_player)) or t.stack_of(from_player) - amount < 1:
+                return [self._not_applied(now, from_player, f"the transfer of {amount} chips")]
+            a = t._add_chips(from_player, -amount)
+            b = t._add_chips(to_player, amount)
+            return [
+                ChipsCorrected(player_id=from_player, delta=-amount, stack=a, counterpart=to_player,
+                               adjustment=t.adjustment),
+                ChipsCorrected(player_id=to_player, delta=amount, stack=b, counterpart=from_player,
+                               adjustment=t.adjustment),
+            ]
+
+        return self._now_or_later(
+            now, "transfer_chips", reason, summary, (from_player, to_player), apply
+        )
+
+    def announce(
+        self, now: float, text: str, *, to: Sequence[str] = (), reason: str = "announcement"
+    ) -> Events:
+        """Send a message to everyone (``to`` empty) or to some players."""
+        self._need_reason(reason)
+        if not text.strip():
+            raise TournamentError("an announcement needs a text")
+        for pid in to:
+            self._t._entrant(pid)
+        record = self._record(now, "announce", reason, text.strip(), tuple(to))
+        return [record, Announcement(at=now, text=text.strip(), to=tuple(to))]
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _need_reason(self, reason: str) -> None:
+        if not isinstance(reason, str) or not reason.strip():
+            raise TournamentError("every director action needs a reason (it goes in the audit log)")
+
+    def _need_running(self) -> None:
+        if self._t.phase.value != "running":
+            raise TournamentError(f"the tournament is not running ({self._t.phase.value})")
+
+    def _need_not_finished(self) -> None:
+        if self._t.finished:
+            raise TournamentError("the tournament is over")
+
+    def _need_in(self, player_id: str) -> None:
+        e = self._t._entrant(player_id)
+        if e.out:
+            raise TournamentError(f"{e.name} ({player_id!r}) is out of the tournament (place {e.place})")
+
+    def _need_chips_left(self, player_id: str, delta: int) -> None:
+        stack = self._t.stack_of(player_id)
+        if stack + delta < 1:
+            raise TournamentError(
+                f"{self._t.name_of(player_id)} has {stack} chips: a change of {delta} would leave "
+                "none; remove the player instead"
+            )
+
+    def _record(
+        self, now: float, action: str, reason: str, summary: str,
+        concerns: tuple[str, ...] = (), pending: bool = False,
+    ) -> DirectorAction:
+        log = self._t.audit_log
+        record = DirectorAction(
+            seq=len(log) + 1, at=now, action=action, reason=reason.strip(), summary=summary,
+            concerns=concerns, pending=pending,
+        )
+        log.append(record)
+        return record
+
+    def _now_or_later(
+        self, now: float, action: str, reason: str, summary: str,
+        players: tuple[str, ...], apply: Callable[[], Events],
+    ) -> Events:
+        t = self._t
+        if any(t._busy_player(p) or t._pending_for(p) for p in players):
+            t._defer(players, apply)
+            summary += " after the current hand"
+            return [self._record(now, action, reason, summary, players, pending=True)]
+        record = self._record(now, action, reason, summary, players)
+        return [record, *apply(), *t._settle(now)]
+
+    def _not_applied(self, now: float, player_id: str, what: str) -> Announcement:
+        e = self._t._entrants[player_id]
+        text = f"The director's {what} for {e.name} was not applied: it no longer fits their chips or seat"
+        if e.out:
+            text = f"The director's {what} for {e.name} was not applied: eliminated first (place {e.place})"
+        return Announcement(at=now, text=text, to=(player_id,))

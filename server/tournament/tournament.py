@@ -1,0 +1,696 @@
+"""The tournament as a sans-I/O state object: registration to the last chip.
+
+Like the engine's ``Hand``: the ``Tournament`` holds state, queries say what may happen
+(``can_deal``), operations verify, change the state and return frozen event records
+(``events.py``). It reads no clock and draws no random number of its own: ``now`` (float
+seconds, any monotonic base) comes with every call that may depend on time, and the RNG
+(seating, moves and decks) is passed in at construction.
+
+How the server drives it (one task per table, one coordinator; all calls synchronous, so
+each is atomic):
+
+- table task: ``while can_deal(t, now)``: ``hand = begin_hand(t, now)``, play it through the
+  engine, then ``end_hand(t, now)``. Tables play concurrently: table 2 may deal while
+  table 1 is mid-hand.
+- coordinator: ``tick(now)`` about once a second (level changes, the deadline), and the
+  director's operations through ``tournament.director``.
+
+Seats change only at tables between hands. ``end_hand`` is where a table becomes free, so
+that is where busts are placed, players waiting for this table sit down, deferred director
+operations apply, and balancing runs (``seating.py`` has the rule and how it waits for
+tables in a hand). The chip total is conserved at every moment: ``total_chips()`` counts
+stacks, hands in progress, carried odd chips, players on their way between tables and the
+director adjustment account, and always equals ``chips_issued``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+
+import attrs
+
+from server.engine.cards import Card, RandomSource, shuffled_deck
+from server.engine.hand import Hand
+from server.engine.table import Table
+
+from .clock import LevelClock
+from .director import Director
+from .errors import TournamentError
+from .events import (
+    ClockPaused,
+    ClockResumed,
+    DeadlinePassed,
+    DirectorAction,
+    FinalTable,
+    FinishReason,
+    FloorCalled,
+    LevelChanged,
+    MoveReason,
+    PlayerEliminated,
+    PlayerMoved,
+    PlayerRegistered,
+    PlayerSeated,
+    TableBroken,
+    TournamentEvent,
+    TournamentFinished,
+    TournamentStarted,
+)
+from .seating import (
+    BreakTable,
+    TableLoad,
+    choose,
+    initial_seating,
+    next_step,
+    shuffle,
+    spread_target,
+)
+from .settings import Settings
+from .standings import Standing, place_busts, rank_by_chips
+
+Events = list[TournamentEvent]
+
+
+class Phase(enum.StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+@attrs.define(kw_only=True)
+class _Entrant:
+    player_id: str
+    name: str
+    out: bool = False
+    removed: bool = False
+    place: int | None = None
+    hand_no: int | None = None
+
+
+@attrs.define(kw_only=True)
+class _Arrival:
+    """A player moved to a table that was in a hand: the seat is theirs, they sit at its end."""
+
+    player_id: str
+    seat: int
+    stack: int
+
+
+@attrs.define(kw_only=True)
+class _Deferred:
+    """A director operation on players in a hand: it applies when none of them is."""
+
+    players: tuple[str, ...]
+    apply: Callable[[], Events]
+
+
+@attrs.frozen(kw_only=True)
+class Location:
+    table_id: int
+    seat: int
+    waiting: bool  # on the way to this table: sits when its hand ends
+
+
+@attrs.frozen(kw_only=True)
+class LevelInfo:
+    level: int  # the number people see, from 1
+    small_blind: int
+    big_blind: int
+    next_small_blind: int
+    next_big_blind: int
+    running: bool
+    seconds_left: float | None  # levels by time
+    hands_left: int | None  # levels by hands
+
+
+class Tournament:
+    def __init__(self, settings: Settings, rng: RandomSource) -> None:
+        self.settings = settings
+        self.rng = rng
+        self.phase = Phase.REGISTERING
+        self.clock = LevelClock()
+        self.tables: dict[int, Table] = {}
+        self.broken_tables: list[int] = []
+        self.hands_dealt = 0  # tournament-wide; the last hand number given out
+        self.chips_issued = 0
+        self.adjustment = 0  # the director adjustment account: chips taken out of play
+        self.deadline_passed = False
+        self.audit_log: list[DirectorAction] = []  # every director operation, in order
+        self.result: TournamentFinished | None = None
+        self.director = Director(self)
+        self._entrants: dict[str, _Entrant] = {}
+        self._incoming: dict[int, list[_Arrival]] = {}
+        self._deferred: list[_Deferred] = []
+        self._hands_at: dict[int, int] = {}
+        self._hand_settings: dict[int, Settings] = {}
+        self._hand_level: dict[int, int] = {}
+        self._final_table_announced = False
+        self._outbox: Events = []  # events made by begin_hand, returned by the next call
+
+    # -- queries ---------------------------------------------------------------------
+
+    @property
+    def level(self) -> int:
+        """The level on now, as people number it (1 for the first)."""
+        return self.clock.index + 1
+
+    @property
+    def blinds(self) -> tuple[int, int]:
+        """The blinds the next hand dealt will use."""
+        return self.settings.blinds(self.clock.index)
+
+    @property
+    def paused(self) -> bool:
+        return self.phase is Phase.RUNNING and not self.clock.running
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    def level_info(self, now: float) -> LevelInfo:
+        sb, bb = self.blinds
+        nsb, nbb = self.settings.blinds(self.clock.index + 1)
+        hpl = self.settings.hands_per_level
+        return LevelInfo(
+            level=self.level, small_blind=sb, big_blind=bb,
+            next_small_blind=nsb, next_big_blind=nbb, running=self.clock.running,
+            seconds_left=None if hpl else self.clock.remaining(now, self.settings.level_seconds),
+            hands_left=self.clock.hands_left(hpl, len(self.tables)) if hpl else None,
+        )
+
+    def name_of(self, player_id: str) -> str:
+        return self._entrant(player_id).name
+
+    @property
+    def registered(self) -> list[str]:
+        return list(self._entrants)
+
+    def players_in(self) -> list[str]:
+        """Players not eliminated, in registration order."""
+        return [e.player_id for e in self._entrants.values() if not e.out]
+
+    def table_ids(self) -> list[int]:
+        return sorted(self.tables)
+
+    def table(self, table_id: int) -> Table:
+        if table_id not in self.tables:
+            raise TournamentError(self._no_table(table_id))
+        return self.tables[table_id]
+
+    def in_hand(self, table_id: int) -> bool:
+        """Whether the table has a hand not yet ended with ``end_hand``."""
+        return self.table(table_id).hand is not None
+
+    def waiting_players(self, table_id: int) -> list[tuple[str, int]]:
+        """``(player_id, seat)`` of players on their way to this table (it is in a hand)."""
+        return [(a.player_id, a.seat) for a in self._incoming.get(table_id, [])]
+
+    def location(self, player_id: str) -> Location | None:
+        """Where a player sits (or will sit, when on the way); None once eliminated."""
+        for tid, table in self.tables.items():
+            seat = table.seat_of(player_id)
+            if seat is not None:
+                return Location(table_id=tid, seat=seat, waiting=False)
+        for tid, arrivals in self._incoming.items():
+            for a in arrivals:
+                if a.player_id == player_id:
+                    return Location(table_id=tid, seat=a.seat, waiting=True)
+        return None
+
+    def stack_of(self, player_id: str) -> int:
+        """Chips behind; for a player in a hand, the stack they started it with."""
+        return self._stacks().get(player_id, 0)
+
+    def hands_dealt_at(self, table_id: int) -> int:
+        return self._hands_at.get(table_id, 0)
+
+    def hand_settings(self, table_id: int) -> Settings:
+        """The settings the table's current (or last) hand was dealt with: the action clock
+        and time bank for a hand in progress come from here, not from ``settings``."""
+        return self._hand_settings.get(table_id, self.settings)
+
+    def hand_level(self, table_id: int) -> int:
+        """The level number the table's current (or last) hand was dealt at."""
+        return self._hand_level.get(table_id, self.level)
+
+    def total_chips(self) -> int:
+        """Stacks, hands in progress, carries, players on the way, and the adjustment account."""
+        return self.chips_in_play() + self.adjustment
+
+    def chips_in_play(self) -> int:
+        return sum(t.total_chips() for t in self.tables.values()) + sum(
+            a.stack for arrivals in self._incoming.values() for a in arrivals
+        )
+
+    def carried_chips(self) -> int:
+        return sum(t.carry for t in self.tables.values())
+
+    def standings(self) -> list[Standing]:
+        """Players still in by chips (equal chips share a place), then the eliminated,
+        the last eliminated highest (interpretation 6)."""
+        stacks = self._stacks()
+        ins = [(e.player_id, stacks.get(e.player_id, 0)) for e in self._entrants.values() if not e.out]
+        out: list[Standing] = [
+            Standing(place=place, player_id=pid, name=self._entrants[pid].name, chips=chips,
+                     eliminated=False)
+            for place, pid, chips in rank_by_chips(ins)
+        ]
+        gone = sorted(
+            (e for e in self._entrants.values() if e.out), key=lambda e: e.place or 0
+        )
+        out.extend(
+            Standing(place=e.place or 0, player_id=e.player_id, name=e.name, chips=0,
+                     eliminated=True, removed=e.removed, hand_no=e.hand_no)
+            for e in gone
+        )
+        return out
+
+    def why_not_deal(self, table_id: int, now: float) -> str | None:
+        """Why ``table_id`` may not deal a hand at ``now``, or None if it may."""
+        if self.phase is Phase.REGISTERING:
+            return "the tournament has not started"
+        if self.phase is Phase.FINISHED:
+            return "the tournament is over"
+        if self._deadline_reached(now):
+            return "the deadline has passed: no new hand starts"
+        if not self.clock.running:
+            return "the tournament clock is paused: no new hand starts until it resumes"
+        if table_id not in self.tables:
+            return self._no_table(table_id)
+        table = self.tables[table_id]
+        if table.hand is not None:
+            if table.hand.is_over:
+                return f"hand #{table.hand.hand_no} at table {table_id} is over: end it first"
+            return f"table {table_id} is in a hand (#{table.hand.hand_no})"
+        with_chips = sum(1 for p in table.seats.values() if p.stack > 0)
+        if with_chips < 2:
+            return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"
+        return None
+
+    def can_deal(self, table_id: int, now: float) -> bool:
+        return self.why_not_deal(table_id, now) is None
+
+    # -- registration and start ------------------------------------------------------
+
+    def register(self, player_id: str, name: str) -> Events:
+        if self.phase is not Phase.REGISTERING:
+            raise TournamentError("registration is closed: the tournament has started")
+        if not player_id:
+            raise TournamentError("a player needs an id")
+        if player_id in self._entrants:
+            raise TournamentError(f"player {player_id!r} is already registered")
+        name = name.strip()
+        if not name:
+            raise TournamentError("a player needs a name")
+        self._entrants[player_id] = _Entrant(player_id=player_id, name=name)
+        return [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]
+
+    def start(self, now: float) -> Events:
+        """Seat everyone at random over as many tables as needed and start the level clock."""
+        if self.phase is not Phase.REGISTERING:
+            raise TournamentError("the tournament has already started")
+        if len(self._entrants) < 2:
+            raise TournamentError(
+                f"a tournament needs at least 2 players; {len(self._entrants)} registered"
+            )
+        s = self.settings
+        seating = initial_seating(list(self._entrants), s.seats_per_table, self.rng)
+        self.phase = Phase.RUNNING
+        self.chips_issued = len(self._entrants) * s.starting_stack
+        self.clock.start(now)
+        sb, bb = self.blinds
+        events: Events = [
+            TournamentStarted(
+                at=now, players=len(self._entrants), tables=len(seating),
+                seats_per_table=s.seats_per_table, starting_stack=s.starting_stack,
+                level=self.level, small_blind=sb, big_blind=bb,
+            )
+        ]
+        for tid, seats in seating.items():
+            table = Table(table_id=tid, seat_count=s.seats_per_table, ruleset=s.ruleset)
+            self.tables[tid] = table
+            self._hands_at[tid] = 0
+            for seat, pid in seats.items():
+                table.sit(seat, pid, s.starting_stack)
+                events.append(PlayerSeated(player_id=pid, table_id=tid, seat=seat, stack=s.starting_stack))
+        events += self._announce_final_table()
+        return events
+
+    # -- hands -----------------------------------------------------------------------
+
+    def begin_hand(self, table_id: int, now: float, *, deck: Sequence[Card] | None = None) -> Hand:
+        """Deal the table's next hand at the current level, with a deck from the RNG (or
+        ``deck``, when the server replays a stored hand). Raises TournamentError with the
+        reason when the table may not deal (``why_not_deal``).
+
+        A level that ran out by ``now`` applies to this hand; its ``LevelChanged`` is
+        returned by the next call that returns events.
+        """
+        self._outbox += self._advance(now)
+        reason = self.why_not_deal(table_id, now)
+        if reason is not None:
+            raise TournamentError(reason)
+        table = self.tables[table_id]
+        sb, bb = self.blinds
+        table.ruleset = self.settings.ruleset
+        cards = list(deck) if deck is not None else shuffled_deck(self.rng)
+        self.hands_dealt += 1
+        hand = table.start_hand(hand_no=self.hands_dealt, deck=cards, small_blind=sb, big_blind=bb)
+        self._hands_at[table_id] = self._hands_at.get(table_id, 0) + 1
+        self._hand_settings[table_id] = self.settings
+        self._hand_level[table_id] = self.level
+        return hand
+
+    def end_hand(self, table_id: int, now: float) -> Events:
+        """Apply the table's finished hand: stacks, busts and their places, players arriving
+        at this table, deferred director operations, then balancing and the end check."""
+        table = self.table(table_id)
+        hand = table.hand
+        if hand is None:
+            raise TournamentError(f"table {table_id} has no hand to end")
+        if not hand.is_over:
+            raise TournamentError(f"hand #{hand.hand_no} at table {table_id} is still being played")
+        events = self._take_outbox() + self._advance(now)
+        busts = table.finish_hand()
+        if busts:
+            events += self._place_busts(table_id, hand.hand_no, [(p.player_id, start) for _, p, start in busts])
+        hpl = self.settings.hands_per_level
+        if hpl is not None and self._levels_move():
+            events += self._level_events(self.clock.count_hand(hpl, len(self.tables)))
+        events += self._deliver(table_id)
+        events += self._apply_deferred()
+        events += self._settle(now)
+        return events
+
+    def tick(self, now: float) -> Events:
+        """Let time pass: level changes by the clock, and the deadline."""
+        return self._take_outbox() + self._advance(now)
+
+    def call_floor(self, now: float, player_id: str, message: str) -> Events:
+        """A player calls the director ("floor!")."""
+        self._entrant(player_id)
+        loc = self.location(player_id)
+        return [
+            FloorCalled(
+                at=now, player_id=player_id, table_id=loc.table_id if loc else None,
+                seat=loc.seat if loc else None, message=message,
+            )
+        ]
+
+    # -- internals: time -------------------------------------------------------------
+
+    def _deadline_reached(self, now: float) -> bool:
+        d = self.settings.deadline
+        return self.deadline_passed or (d is not None and now >= d)
+
+    def _levels_move(self) -> bool:
+        return self.phase is Phase.RUNNING and not self.deadline_passed
+
+    def _advance(self, now: float) -> Events:
+        events: Events = []
+        if self.phase is not Phase.RUNNING:
+            return events
+        if not self.deadline_passed and self._deadline_reached(now):
+            self.deadline_passed = True
+            busy = tuple(tid for tid, t in sorted(self.tables.items()) if t.hand is not None)
+            events.append(DeadlinePassed(at=now, tables_in_hand=busy))
+            events += self._finish_if_over(now)
+            return events
+        if self._levels_move() and not self.settings.by_hands:
+            events += self._level_events(self.clock.advance_by_time(now, self.settings.level_seconds))
+        return events
+
+    def _level_events(self, indices: Sequence[int], *, by_director: bool = False) -> Events:
+        out: Events = []
+        for i in indices:
+            sb, bb = self.settings.blinds(i)
+            out.append(LevelChanged(level=i + 1, small_blind=sb, big_blind=bb, by_director=by_director))
+        return out
+
+    def _take_outbox(self) -> Events:
+        out, self._outbox = self._outbox, []
+        return out
+
+    def _pause(self, now: float) -> Events:
+        self.clock.pause(now)
+        remaining = None if self.settings.by_hands else self.clock.remaining(now, self.settings.level_seconds)
+        return [ClockPaused(at=now, level=self.level, remaining=remaining)]
+
+    def _resume(self, now: float) -> Events:
+        self.clock.resume(now)
+        return [ClockResumed(at=now, level=self.level)]
+
+    # -- internals: players and seats ------------------------------------------------
+
+    def _entrant(self, player_id: str) -> _Entrant:
+        try:
+            return self._entrants[player_id]
+        except KeyError:
+            raise TournamentError(f"no player {player_id!r} is registered") from None
+
+    def _no_table(self, table_id: int) -> str:
+        if table_id in self.broken_tables:
+            return f"table {table_id} has broken"
+        return f"there is no table {table_id} (tables: {', '.join(map(str, self.table_ids())) or 'none'})"
+
+    def _stacks(self) -> dict[str, int]:
+        stacks = {p.player_id: p.stack for t in self.tables.values() for p in t.seats.values()}
+        for arrivals in self._incoming.values():
+            for a in arrivals:
+                stacks[a.player_id] = a.stack
+        return stacks
+
+    def _all_seated(self) -> Iterator[tuple[str, int, int, bool]]:
+        """``(player_id, table_id, seat, waiting)`` for everyone at or on the way to a table."""
+        for tid, table in self.tables.items():
+            for seat, p in table.seats.items():
+                yield p.player_id, tid, seat, False
+        for tid, arrivals in self._incoming.items():
+            for a in arrivals:
+                yield a.player_id, tid, a.seat, True
+
+    def _busy_player(self, player_id: str) -> bool:
+        """Whether the player sits at a table in a hand (their chips are in play there)."""
+        loc = self.location(player_id)
+        return loc is not None and not loc.waiting and self.tables[loc.table_id].hand is not None
+
+    def _free_seats(self, table_id: int) -> list[int]:
+        reserved = {a.seat for a in self._incoming.get(table_id, [])}
+        return [s for s in self.tables[table_id].empty_seats() if s not in reserved]
+
+    def _load(self, table_id: int) -> int:
+        return len(self.tables[table_id].seats) + len(self._incoming.get(table_id, []))
+
+    def _take(self, player_id: str) -> tuple[Location, int]:
+        """Take a player (not in a hand) off their seat or off the way; their location and stack."""
+        loc = self.location(player_id)
+        if loc is None:
+            raise TournamentError(f"player {player_id!r} has no seat")
+        if loc.waiting:
+            arrivals = self._incoming[loc.table_id]
+            arrival = next(a for a in arrivals if a.player_id == player_id)
+            arrivals.remove(arrival)
+            return loc, arrival.stack
+        return loc, self.tables[loc.table_id].unsit(loc.seat).stack
+
+    def _put(self, player_id: str, stack: int, table_id: int, seat: int | None) -> tuple[int, bool]:
+        """Seat a player at a table (now if it is between hands, else when its hand ends)."""
+        if seat is None:
+            seat = choose(self._free_seats(table_id), self.rng)
+        table = self.tables[table_id]
+        if table.hand is None:
+            table.sit(seat, player_id, stack)
+            return seat, False
+        self._incoming.setdefault(table_id, []).append(
+            _Arrival(player_id=player_id, seat=seat, stack=stack)
+        )
+        return seat, True
+
+    def _move(self, player_id: str, to_table: int, to_seat: int | None, reason: MoveReason) -> PlayerMoved:
+        loc, stack = self._take(player_id)
+        seat, waiting = self._put(player_id, stack, to_table, to_seat)
+        return PlayerMoved(
+            player_id=player_id, from_table=loc.table_id, from_seat=loc.seat,
+            to_table=to_table, to_seat=seat, stack=stack, reason=reason, waiting=waiting,
+        )
+
+    def _add_chips(self, player_id: str, delta: int) -> int:
+        """Change a player's stack (not in a hand); the new stack."""
+        loc = self.location(player_id)
+        if loc is None:
+            raise TournamentError(f"player {player_id!r} has no seat")
+        if loc.waiting:
+            arrival = next(a for a in self._incoming[loc.table_id] if a.player_id == player_id)
+            arrival.stack += delta
+            return arrival.stack
+        seated = self.tables[loc.table_id].seats[loc.seat]
+        seated.stack += delta
+        return seated.stack
+
+    def _deliver(self, table_id: int) -> Events:
+        """Players who were on the way to this table take their seats."""
+        events: Events = []
+        table = self.tables.get(table_id)
+        for a in self._incoming.pop(table_id, []):
+            assert table is not None
+            table.sit(a.seat, a.player_id, a.stack)
+            events.append(PlayerSeated(player_id=a.player_id, table_id=table_id, seat=a.seat, stack=a.stack))
+        return events
+
+    # -- internals: eliminations and the end -----------------------------------------
+
+    def _place_busts(self, table_id: int, hand_no: int, busts: Sequence[tuple[str, int]]) -> Events:
+        remaining_after = len(self.players_in()) - len(busts)
+        placed = place_busts(busts, remaining_after)
+        counts = Counter(place for _, place in placed)
+        starts = dict(busts)
+        events: Events = []
+        for pid, place in reversed(placed):  # the lowest place is announced first
+            e = self._entrants[pid]
+            e.out, e.place, e.hand_no = True, place, hand_no
+            events.append(
+                PlayerEliminated(
+                    player_id=pid, name=e.name, place=place, shared=counts[place] > 1,
+                    table_id=table_id, hand_no=hand_no, starting_stack=starts[pid],
+                    removed=False, players_left=remaining_after,
+                )
+            )
+        return events
+
+    def _remove(self, player_id: str) -> Events:
+        """Disqualify a player between hands: chips to the adjustment account, placed as if
+        eliminated now (interpretation 9)."""
+        e = self._entrants[player_id]
+        loc, stack = self._take(player_id)
+        self.adjustment += stack
+        place = len(self.players_in())
+        e.out, e.removed, e.place, e.hand_no = True, True, place, None
+        return [
+            PlayerEliminated(
+                player_id=player_id, name=e.name, place=place, shared=False,
+                table_id=loc.table_id, hand_no=None, starting_stack=stack, removed=True,
+                players_left=place - 1,
+            )
+        ]
+
+    def _settle(self, now: float) -> Events:
+        """After anything that may end the tournament or unbalance the tables."""
+        events = self._finish_if_over(now)
+        if self.phase is Phase.RUNNING and not self.deadline_passed:
+            events += self._rebalance()
+        return events
+
+    def _finish_if_over(self, now: float) -> Events:
+        if self.phase is not Phase.RUNNING:
+            return []
+        ins = self.players_in()
+        if len(ins) <= 1:
+            carry = 0
+            if ins:
+                carry = self.carried_chips()
+                for t in self.tables.values():
+                    t.carry = 0
+                self._add_chips(ins[0], carry)  # carried chips go to the winner (section 6)
+            return [self._finish(now, FinishReason.WINNER, carry_to_winner=carry)]
+        if self.deadline_passed and all(t.hand is None for t in self.tables.values()):
+            return [self._finish(now, FinishReason.DEADLINE, unclaimed=self.carried_chips())]
+        return []
+
+    def _finish(
+        self, now: float, reason: FinishReason, *, carry_to_winner: int = 0, unclaimed: int = 0
+    ) -> TournamentFinished:
+        self.clock.pause(now)
+        standings = tuple(self.standings())
+        self.phase = Phase.FINISHED
+        winner: str | None = None
+        if standings and (len(standings) == 1 or standings[1].place != 1):
+            winner = standings[0].player_id
+        self.result = TournamentFinished(
+            at=now, reason=reason, winner=winner,
+            runner_up=standings[1].player_id if len(standings) > 1 else None,
+            standings=standings, hands=self.hands_dealt,
+            carry_to_winner=carry_to_winner, unclaimed_carry=unclaimed,
+        )
+        return self.result
+
+    # -- internals: balancing ----------------------------------------------------------
+
+    def _loads(self, exclude: int | None = None) -> list[TableLoad]:
+        return [
+            TableLoad(table_id=tid, players=self._load(tid), idle=t.hand is None)
+            for tid, t in self.tables.items()
+            if tid != exclude
+        ]
+
+    def _rebalance(self) -> Events:
+        events: Events = []
+        seats = self.settings.seats_per_table
+        while (step := next_step(self._loads(), seats)) is not None:
+            if isinstance(step, BreakTable):
+                events += self._break(step.table_id)
+            else:
+                source = self.tables[step.from_table]
+                player = source.seats[source.next_big_blind()].player_id
+                events.append(self._move(player, step.to_table, None, MoveReason.BALANCE))
+        events += self._announce_final_table()
+        return events
+
+    def _break(self, table_id: int) -> Events:
+        """Spread a table's players over the others, each to the table with the fewest; the
+        carry follows the first player moved (interpretation 5)."""
+        table = self.tables[table_id]
+        assert table.hand is None and not self._incoming.get(table_id)
+        seats = self.settings.seats_per_table
+        players = [table.seats[s].player_id for s in shuffle(sorted(table.seats), self.rng)]
+        moves: Events = []
+        first: int | None = None
+        for pid in players:
+            target = spread_target(self._loads(exclude=table_id), seats)
+            if target is None:  # cannot happen: a table breaks only when the players fit
+                raise TournamentError(f"no seat for {pid!r} when table {table_id} breaks")
+            moves.append(self._move(pid, target, None, MoveReason.BREAK))
+            first = target if first is None else first
+        carry, carry_to = table.carry, first
+        if carry:
+            if carry_to is None:  # nobody to follow: the lowest-numbered table's next hand
+                carry_to = min(t for t in self.tables if t != table_id)
+            self.tables[carry_to].carry += carry
+            table.carry = 0
+        del self.tables[table_id]
+        self.broken_tables.append(table_id)
+        broken = TableBroken(
+            table_id=table_id, players=tuple(players), carry=carry,
+            carry_to=carry_to if carry else None, tables_left=len(self.tables),
+        )
+        return [broken, *moves]
+
+    def _announce_final_table(self) -> Events:
+        if len(self.tables) != 1 or self._final_table_announced:
+            return []
+        self._final_table_announced = True
+        (tid, table), = self.tables.items()
+        players = tuple(p.player_id for _, p in sorted(table.seats.items()))
+        players += tuple(a.player_id for a in self._incoming.get(tid, []))
+        return [FinalTable(table_id=tid, players=players)]
+
+    # -- internals: deferred director operations -------------------------------------
+
+    def _defer(self, players: tuple[str, ...], apply: Callable[[], Events]) -> None:
+        self._deferred.append(_Deferred(players=players, apply=apply))
+
+    def _apply_deferred(self) -> Events:
+        events: Events = []
+        blocked: set[str] = set()
+        keep: list[_Deferred] = []
+        for op in self._deferred:
+            if blocked.intersection(op.players) or any(self._busy_player(p) for p in op.players):
+                blocked.update(op.players)
+                keep.append(op)
+            else:
+                events += op.apply()
+        self._deferred = keep
+        return events
+
+    def _pending_for(self, player_id: str) -> bool:
+        return any(player_id in op.players for op in self._deferred)

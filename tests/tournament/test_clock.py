@@ -1,0 +1,109 @@
+"""The level clock (interpretation 1): by minutes or by hands, pause and resume, and a new
+level applies from the next hand dealt at each table."""
+
+from __future__ import annotations
+
+from server.tournament import ClockPaused, ClockResumed, LevelChanged
+from server.tournament.clock import LevelClock
+
+from .helpers import act_once, play_hand, shove, started
+
+MIN = 60.0
+
+
+def test_the_clock_counts_only_running_time() -> None:
+    c = LevelClock()
+    c.start(1000.0)
+    assert c.elapsed(1600.0) == 600.0
+    c.pause(1600.0)
+    assert c.elapsed(9999.0) == 600.0
+    c.resume(5000.0)
+    assert c.elapsed(5060.0) == 660.0
+    assert c.advance_by_time(5060.0, 300.0) == [1, 2]
+    assert c.remaining(5060.0, 300.0) == 240.0
+
+
+def test_levels_by_minutes_start_at_100_200_and_follow_the_schedule() -> None:
+    t = started(4)
+    assert t.blinds == (100, 200) and t.level == 1
+    assert t.tick(20 * MIN - 1) == []
+    assert t.tick(20 * MIN) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+    assert t.tick(45 * MIN) == [LevelChanged(level=3, small_blind=200, big_blind=400)]
+    # a long gap passes several levels, each announced
+    assert [e.level for e in t.tick(100 * MIN)] == [4, 5, 6]  # type: ignore[union-attr]
+    assert t.level_info(100 * MIN).seconds_left == 20 * MIN
+
+
+def test_past_the_schedule_the_blinds_double() -> None:
+    t = started(2, schedule=[(100, 200), (200, 400)], level_minutes=1)
+    t.tick(3 * MIN)
+    assert t.blinds == (800, 1600)
+
+
+def test_a_new_level_applies_from_the_next_hand_not_the_hand_in_progress() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 20 * MIN - 5)
+    assert (hand.small_blind, hand.big_blind) == (100, 200)
+    assert t.tick(20 * MIN) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+    assert (hand.small_blind, hand.big_blind) == (100, 200)
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    t.end_hand(1, 20 * MIN + 1)
+    assert t.hand_level(1) == 1
+    nxt = t.begin_hand(1, 20 * MIN + 2)
+    assert (nxt.small_blind, nxt.big_blind) == (150, 300) and t.hand_level(1) == 2
+
+
+def test_a_hand_dealt_after_the_level_ran_out_uses_the_new_level_before_any_tick() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 20 * MIN + 3)
+    assert (hand.small_blind, hand.big_blind) == (150, 300)
+    # the level change is still reported, by the next call that returns events
+    assert t.tick(20 * MIN + 4) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+
+
+def test_pause_stops_the_clock_and_the_dealing_and_resume_restarts_both() -> None:
+    t = started(4)
+    events = t.director.pause(10 * MIN, reason="dinner break")
+    assert ClockPaused(at=10 * MIN, level=1, remaining=10 * MIN) in events
+    assert not t.can_deal(1, 11 * MIN)
+    assert "paused" in (t.why_not_deal(1, 11 * MIN) or "")
+    assert t.tick(90 * MIN) == []  # no level passes while paused
+    assert ClockResumed(at=90 * MIN, level=1) in t.director.resume(90 * MIN, reason="back")
+    assert t.can_deal(1, 90 * MIN)
+    assert t.tick(100 * MIN - 1) == []
+    assert t.tick(100 * MIN) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+
+
+def test_levels_by_hands_count_hands_per_table() -> None:
+    t = started(4, hands_per_level=2)
+    _, ev = play_hand(t, 1, 0.0, shove([]))
+    assert not any(isinstance(e, LevelChanged) for e in ev)
+    assert t.level_info(0.0).hands_left == 1
+    _, ev = play_hand(t, 1, 99999.0, shove([]))  # time does not matter
+    assert [e for e in ev if isinstance(e, LevelChanged)] == [
+        LevelChanged(level=2, small_blind=150, big_blind=300)
+    ]
+    hand, _ = play_hand(t, 1, 0.0, shove([]))
+    assert hand.big_blind == 300
+
+
+def test_levels_by_hands_with_two_tables_last_twice_as_many_hands_in_all() -> None:
+    t = started(12, seats_per_table=6, hands_per_level=2)
+    changed = []
+    for i in range(4):
+        _, ev = play_hand(t, 1 + i % 2, 0.0, shove([]))
+        changed += [e.level for e in ev if isinstance(e, LevelChanged)]
+    assert changed == [2]
+    assert t.level_info(0.0).hands_left == 4
+
+
+def test_the_director_switches_from_minutes_to_hands_and_the_level_counts_from_then() -> None:
+    t = started(4)
+    t.director.change_rules(5 * MIN, reason="speed up", hands_per_level=1)
+    assert t.tick(60 * MIN) == []
+    _, ev = play_hand(t, 1, 60 * MIN, shove([]))
+    assert [e.level for e in ev if isinstance(e, LevelChanged)] == [2]
+    t.director.change_rules(60 * MIN, reason="back to time", level_minutes=10)
+    assert t.tick(69 * MIN) == []
+    assert [e.level for e in t.tick(70 * MIN)] == [3]  # type: ignore[union-attr]

@@ -1,0 +1,249 @@
+"""The director's operations (interpretation 9): each has a reason and an audit record, and
+the ones that touch a hand apply when it ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine.actions import Ruleset
+from server.engine.cards import seeded_rng
+from server.tournament import (
+    Announcement,
+    ChipsCorrected,
+    DirectorAction,
+    FloorCalled,
+    LevelChanged,
+    MoveReason,
+    PlayerEliminated,
+    PlayerMoved,
+    RulesChanged,
+    Settings,
+    Tournament,
+    TournamentError,
+)
+
+from .helpers import act_once, check_balanced, check_chips, check_seating, player_at, shove, started
+
+
+def audited(events, action):  # type: ignore[no-untyped-def]
+    record = events[0]
+    assert isinstance(record, DirectorAction) and record.action == action
+    return record
+
+
+def test_every_operation_needs_a_reason() -> None:
+    t = started(4)
+    with pytest.raises(TournamentError, match="reason"):
+        t.director.pause(0.0, reason="  ")
+    with pytest.raises(TournamentError, match="reason"):
+        t.director.correct_chips(0.0, "p01", 100, reason="")
+    assert t.audit_log == []
+
+
+def test_every_operation_is_kept_in_the_audit_log_in_order() -> None:
+    t = Tournament(Settings(), seeded_rng(1))
+    for i in range(1, 13):
+        t.register(f"p{i:02d}", f"P{i:02d}")
+    d = t.director
+    ops = [
+        d.start(0.0, reason="7pm, all seated"),
+        d.pause(60.0, reason="fire alarm"),
+        d.resume(120.0, reason="all clear"),
+        d.set_level(130.0, 3, reason="late start, catch up"),
+        d.change_schedule(140.0, [(100, 200), (200, 400), (300, 600), (500, 1000)], reason="shorter night"),
+        d.change_rules(150.0, reason="vote", ruleset="standard", action_clock=20, time_bank=90),
+        d.set_deadline(160.0, 5000.0, reason="the hall closes at midnight"),
+        d.move_player(170.0, "p01", 2 if t.location("p01").table_id == 1 else 1, reason="seat swap"),  # type: ignore[union-attr]
+        d.correct_chips(180.0, "p02", 500, reason="miscount"),
+        d.transfer_chips(190.0, "p03", "p04", 200, reason="pot pushed to the wrong player"),
+        d.remove_player(200.0, "p05", reason="collusion"),
+        d.announce(210.0, "Last level before the break", reason="information"),
+    ]
+    actions = [audited(e, a).action for e, a in zip(ops, [
+        "start", "pause", "resume", "set_level", "change_schedule", "change_rules", "set_deadline",
+        "move_player", "correct_chips", "transfer_chips", "remove_player", "announce",
+    ], strict=True)]
+    assert [r.action for r in t.audit_log] == actions
+    assert [r.seq for r in t.audit_log] == list(range(1, 13))
+    assert t.audit_log[1].reason == "fire alarm" and t.audit_log[1].at == 60.0
+    check_chips(t)
+    check_seating(t)
+
+
+def test_a_chip_correction_goes_through_the_adjustment_account_and_reconciles() -> None:
+    t = started(4)
+    events = t.director.correct_chips(5.0, "p01", 750, reason="dealer miscount")
+    record = audited(events, "correct_chips")
+    assert record.concerns == ("p01",) and "750" in record.summary
+    assert ChipsCorrected(player_id="p01", delta=750, stack=10750, counterpart=None, adjustment=-750) in events
+    assert t.total_chips() == t.chips_issued == 40000
+    assert t.chips_in_play() == 40750
+    t.director.correct_chips(6.0, "p02", -250, reason="chips found")
+    assert t.adjustment == -500 and t.total_chips() == 40000
+    with pytest.raises(TournamentError, match="remove the player"):
+        t.director.correct_chips(7.0, "p03", -10000, reason="no")
+
+
+def test_a_chip_transfer_moves_chips_between_players() -> None:
+    t = started(4)
+    events = t.director.transfer_chips(0.0, "p01", "p02", 1000, reason="pot misread")
+    assert [(e.player_id, e.delta, e.stack) for e in events if isinstance(e, ChipsCorrected)] == [
+        ("p01", -1000, 9000), ("p02", 1000, 11000),
+    ]
+    assert t.adjustment == 0 and t.total_chips() == 40000
+
+
+def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    events = t.director.correct_chips(1.0, "p01", 300, reason="miscount before the deal")
+    assert audited(events, "correct_chips").pending and len(events) == 1
+    assert hand.stack(t.location("p01").seat) <= 10000  # type: ignore[union-attr]
+    check_chips(t)
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    before = dict(hand.result.stacks)[t.location("p01").seat]  # type: ignore[union-attr]
+    events = t.end_hand(1, 2.0)
+    assert [e.stack for e in events if isinstance(e, ChipsCorrected)] == [before + 300]
+    check_chips(t)
+
+
+def test_removal_places_the_player_as_eliminated_then_and_their_chips_leave_play() -> None:
+    t = started(6)
+    events = t.director.remove_player(3.0, "p04", reason="abusive behaviour")
+    (out,) = [e for e in events if isinstance(e, PlayerEliminated)]
+    assert (out.place, out.removed, out.starting_stack, out.players_left) == (6, True, 10000, 5)
+    assert t.adjustment == 10000 and t.total_chips() == 60000 and t.chips_in_play() == 50000
+    last = t.standings()[-1]
+    assert (last.player_id, last.place, last.removed, last.eliminated) == ("p04", 6, True, True)
+    assert t.location("p04") is None
+    check_seating(t)
+    with pytest.raises(TournamentError, match="out of the tournament"):
+        t.director.correct_chips(4.0, "p04", 100, reason="too late")
+
+
+def test_removal_of_a_player_in_a_hand_waits_for_the_hand() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    victim = player_at(t, 1, hand.seats[0])
+    events = t.director.remove_player(1.0, victim, reason="disqualified")
+    assert audited(events, "remove_player").pending
+    assert victim in t.players_in()
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    events = t.end_hand(1, 2.0)
+    (out,) = [e for e in events if isinstance(e, PlayerEliminated) and e.player_id == victim]
+    assert out.removed and out.place == len(t.players_in()) + 1
+    check_chips(t)
+    check_seating(t)
+
+
+def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    events = t.director.change_rules(1.0, reason="players' vote", ruleset=Ruleset.STANDARD, action_clock=15.0)
+    assert RulesChanged(changes=(("ruleset", "standard"), ("action_clock", "15.0"))) in events
+    record = audited(events, "change_rules")
+    assert record.concerns == () and "next hand" in record.summary  # announced to everyone
+    assert hand.ruleset is Ruleset.HICKORY
+    assert t.hand_settings(1).action_clock == 30.0  # the hand in progress keeps its clock
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    t.end_hand(1, 2.0)
+    nxt = t.begin_hand(1, 3.0)
+    assert nxt.ruleset is Ruleset.STANDARD and t.hand_settings(1).action_clock == 15.0
+
+
+def test_setting_the_level_changes_the_blinds_of_the_next_hand() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    events = t.director.set_level(1.0, 4, reason="catch up")
+    assert LevelChanged(level=4, small_blind=300, big_blind=600, by_director=True) in events
+    assert hand.big_blind == 200
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    t.end_hand(1, 2.0)
+    assert t.begin_hand(1, 3.0).big_blind == 600
+    # the level restarts: 20 minutes from when it was set
+    assert t.tick(20 * 60.0) == []
+    assert [e.level for e in t.tick(21 * 60.0 + 1)] == [5]  # type: ignore[union-attr]
+    with pytest.raises(TournamentError, match="from 1"):
+        t.director.set_level(4.0, 0, reason="bad")
+
+
+def test_a_new_schedule_applies_to_the_current_level_from_the_next_hand() -> None:
+    t = started(4)
+    events = t.director.change_schedule(0.0, [(50, 100), (100, 200)], reason="slower start")
+    assert LevelChanged(level=1, small_blind=50, big_blind=100, by_director=True) in events
+    assert t.begin_hand(1, 1.0).big_blind == 100
+    with pytest.raises(TournamentError, match="small blind <= big blind"):
+        t.director.change_schedule(2.0, [(300, 200)], reason="typo")
+
+
+def test_moving_a_player_to_a_table_in_a_hand_seats_them_after_it() -> None:
+    t = started(12, seats_per_table=7)
+    hand = t.begin_hand(2, 0.0)
+    mover = player_at(t, 1, min(t.table(1).seats))
+    events = t.director.move_player(1.0, mover, 2, reason="sit with the right table number")
+    (moved,) = [e for e in events if isinstance(e, PlayerMoved)]
+    assert moved.reason is MoveReason.DIRECTOR and moved.waiting and moved.to_table == 2
+    check_seating(t)
+    while not hand.is_over:
+        act_once(t, 2, hand, shove([]))
+    t.end_hand(2, 2.0)
+    assert t.location(mover) is not None and not t.location(mover).waiting  # type: ignore[union-attr]
+    check_balanced(t)  # 7 against 5: the next big blind at table 2 went to table 1
+    check_seating(t)
+    check_chips(t)
+
+
+def test_moving_a_player_in_a_hand_waits_for_the_hand() -> None:
+    t = started(12, seats_per_table=7)
+    hand = t.begin_hand(1, 0.0)
+    mover = player_at(t, 1, hand.seats[0])
+    seat = t.table(2).empty_seats()[0]
+    events = t.director.move_player(1.0, mover, 2, seat, reason="wrong seat")
+    assert audited(events, "move_player").pending and t.location(mover).table_id == 1  # type: ignore[union-attr]
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    events = t.end_hand(1, 2.0)
+    moved = [e for e in events if isinstance(e, PlayerMoved) and e.player_id == mover]
+    assert moved and moved[0].to_table == 2 and moved[0].to_seat == seat
+    check_seating(t)
+
+
+def test_a_taken_seat_or_a_missing_table_is_refused() -> None:
+    t = started(12, seats_per_table=6)
+    taken = min(t.table(2).seats)
+    with pytest.raises(TournamentError, match="taken"):
+        t.director.move_player(0.0, player_at(t, 1, min(t.table(1).seats)), 2, taken, reason="x")
+    with pytest.raises(TournamentError, match="no table 7"):
+        t.director.move_player(0.0, "p01", 7, reason="x")
+
+
+def test_announcements_go_to_everyone_or_to_some() -> None:
+    t = started(4)
+    events = t.director.announce(0.0, "Dinner at nine", reason="information")
+    assert Announcement(at=0.0, text="Dinner at nine", to=()) in events
+    events = t.director.announce(1.0, "Please take your seat", to=["p02"], reason="late")
+    assert Announcement(at=1.0, text="Please take your seat", to=("p02",)) in events
+    assert audited(events, "announce").concerns == ("p02",)
+
+
+def test_moving_the_deadline_earlier_ends_the_tournament_after_the_hands_in_play() -> None:
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    events = t.director.set_deadline(10.0, 10.0, reason="the hall closes early")
+    assert not t.finished and not t.can_deal(1, 10.0)
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    events = t.end_hand(1, 11.0)
+    assert t.finished and t.result in events
+
+
+def test_a_player_can_call_the_floor() -> None:
+    t = started(4)
+    loc = t.location("p03")
+    (e,) = t.call_floor(5.0, "p03", "my cards were exposed")
+    assert e == FloorCalled(at=5.0, player_id="p03", table_id=loc.table_id, seat=loc.seat,  # type: ignore[union-attr]
+                            message="my cards were exposed")

@@ -124,6 +124,16 @@ class LevelInfo:
     hands_left: int | None  # levels by hands
 
 
+def _table_chips(table: Table) -> int:
+    """``Table.total_chips`` in linear time (it is checked after every hand)."""
+    hand = table.hand
+    if hand is None or hand.is_over:
+        return table.total_chips()
+    dealt = set(hand.seats)
+    outside = sum(p.stack for s, p in table.seats.items() if s not in dealt)
+    return hand.total_chips() + outside + table.carry
+
+
 class Tournament:
     def __init__(self, settings: Settings, rng: RandomSource) -> None:
         self.settings = settings
@@ -239,7 +249,7 @@ class Tournament:
         return self.chips_in_play() + self.adjustment
 
     def chips_in_play(self) -> int:
-        return sum(t.total_chips() for t in self.tables.values()) + sum(
+        return sum(_table_chips(t) for t in self.tables.values()) + sum(
             a.stack for arrivals in self._incoming.values() for a in arrivals
         )
 
@@ -283,6 +293,11 @@ class Tournament:
             if table.hand.is_over:
                 return f"hand #{table.hand.hand_no} at table {table_id} is over: end it first"
             return f"table {table_id} is in a hand (#{table.hand.hand_no})"
+        for op in self._deferred:
+            # An operation on players at two tables waits for both; this one holds its
+            # deal so the other's hand end finds both free (else it could wait for ever).
+            if any(table.seat_of(p) is not None for p in op.players):
+                return f"table {table_id} waits for a director's operation on a player in a hand elsewhere"
         with_chips = sum(1 for p in table.seats.values() if p.stack > 0)
         if with_chips < 2:
             return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"

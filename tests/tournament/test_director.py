@@ -247,3 +247,23 @@ def test_a_player_can_call_the_floor() -> None:
     (e,) = t.call_floor(5.0, "p03", "my cards were exposed")
     assert e == FloorCalled(at=5.0, player_id="p03", table_id=loc.table_id, seat=loc.seat,  # type: ignore[union-attr]
                             message="my cards were exposed")
+
+
+def test_a_transfer_between_players_at_two_tables_in_hands_waits_for_both() -> None:
+    t = started(12, seats_per_table=7)
+    h1 = t.begin_hand(1, 0.0)
+    h2 = t.begin_hand(2, 0.0)
+    a = player_at(t, 1, h1.seats[0])
+    b = player_at(t, 2, h2.seats[0])
+    assert audited(t.director.transfer_chips(1.0, a, b, 100, reason="wrong pot"), "transfer_chips").pending
+    while not h1.is_over:
+        act_once(t, 1, h1, shove([]))
+    assert not any(isinstance(e, ChipsCorrected) for e in t.end_hand(1, 2.0))
+    # table 1 holds its next deal until the operation can apply
+    assert "director" in (t.why_not_deal(1, 2.0) or "")
+    while not h2.is_over:
+        act_once(t, 2, h2, shove([]))
+    events = t.end_hand(2, 3.0)
+    assert [(e.player_id, e.delta) for e in events if isinstance(e, ChipsCorrected)] == [(a, -100), (b, 100)]
+    assert t.can_deal(1, 3.0)
+    check_chips(t)

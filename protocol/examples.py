@@ -1,0 +1,325 @@
+"""One example of every message, part and director command, from one imagined evening.
+
+The tests round-trip and schema-check every example here; the docs generator renders them
+as the JSON example of each message. They tell one small story: "Friday Night Hickory",
+level 3 (50/100), hand 42 at table 1, Alice (player 1) in seat 0 on the button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import messages as m
+from protocol.messages import PROTOCOL_NAME, SUPPORTED_VERSIONS
+
+TOURNAMENT = "Friday Night Hickory"
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan")
+TOKEN = "q7ZcR2kV9xLmP4tW"
+
+LEVEL = m.Level(index=3, small_blind=50, big_blind=100)
+SCHEDULE = (
+    m.ScheduleLevel(small_blind=10, big_blind=20, minutes=15),
+    m.ScheduleLevel(small_blind=20, big_blind=40, minutes=15),
+    m.ScheduleLevel(small_blind=30, big_blind=60, minutes=15),
+    m.ScheduleLevel(small_blind=50, big_blind=100, minutes=15),
+    m.ScheduleLevel(small_blind=75, big_blind=150, minutes=15),
+)
+
+
+def full_table_snapshot(your_seat: int | None = 0, seq: int | None = None) -> m.TableSnapshot:
+    """A full nine-seat table on the turn of hand 42 as seen from ``your_seat``."""
+    seats = []
+    for seat, name in enumerate(NAMES):
+        folded = seat in (3, 4, 5, 7)
+        cards: tuple[str, ...] | None = None
+        if seat == your_seat:
+            cards = ("As", "Kd")
+        seats.append(
+            m.SeatView(
+                seat=seat,
+                player_id=seat + 1,
+                name=name,
+                stack=2000 + 150 * seat,
+                bet=0 if folded else 300,
+                folded=folded,
+                all_in=False,
+                sitting_out=seat == 7,
+                connected=seat != 7,
+                cards=cards,
+            )
+        )
+    return m.TableSnapshot(
+        id=None,
+        table=1,
+        max_seats=9,
+        hand_no=42,
+        street="turn",
+        button=0,
+        small_blind=50,
+        big_blind=100,
+        seats=tuple(seats),
+        board=("Jh", "Td", "4c", "Qs"),
+        pots=(
+            m.Pot(amount=1450, eligible=(0, 1, 2, 6, 8)),
+            m.Pot(amount=300, eligible=(0, 1, 8)),
+        ),
+        carried=1,
+        to_act=1,
+        your_seat=your_seat,
+        your_cards=("As", "Kd") if your_seat is not None else None,
+        seq=seq,
+    )
+
+
+LEGAL = m.Legal(fold=True, check=False, call=200, min_raise_to=800, max_raise_to=2450)
+PLACES = (
+    m.Place(place=1, player_id=1, name="Alice", chips=9000, eliminated_in_hand=None),
+    m.Place(place=2, player_id=2, name="Bob", chips=4500, eliminated_in_hand=None),
+    m.Place(place=3, player_id=3, name="Carol", chips=0, eliminated_in_hand=40),
+)
+HAND_RECORD = m.HandRecord(
+    table=1,
+    hand_no=41,
+    level=3,
+    button=8,
+    small_blind=50,
+    big_blind=100,
+    carried_in=0,
+    players=(
+        m.HandPlayer(seat=0, player_id=1, name="Alice", stack=2300),
+        m.HandPlayer(seat=1, player_id=2, name="Bob", stack=1800),
+        m.HandPlayer(seat=8, player_id=9, name="Ivan", stack=2500),
+    ),
+    blinds=(
+        m.BlindPost(seat=0, blind="small", amount=50, all_in=False),
+        m.BlindPost(seat=1, blind="big", amount=100, all_in=False),
+    ),
+    actions=(
+        m.HandAction(
+            street="preflop", seat=8, action="raise", amount=300, to=300, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="preflop", seat=0, action="call", amount=250, to=300, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="preflop", seat=1, action="fold", amount=0, to=100, all_in=False,
+            automatic=True,
+        ),
+        m.HandAction(
+            street="flop", seat=0, action="check", amount=0, to=0, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="flop", seat=8, action="bet", amount=401, to=401, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="flop", seat=0, action="call", amount=401, to=401, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="turn", seat=0, action="check", amount=0, to=0, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="turn", seat=8, action="check", amount=0, to=0, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="river", seat=0, action="check", amount=0, to=0, all_in=False,
+            automatic=False,
+        ),
+        m.HandAction(
+            street="river", seat=8, action="check", amount=0, to=0, all_in=False,
+            automatic=False,
+        ),
+    ),
+    board=("Ah", "7c", "7d", "2s", "9h"),
+    shown=(
+        m.ShownHand(seat=0, cards=("Ac", "Qd"), hand_name="two pair, aces and sevens"),
+        m.ShownHand(seat=8, cards=("Ad", "Qh"), hand_name="two pair, aces and sevens"),
+    ),
+    your_seat=0,
+    your_cards=("Ac", "Qd"),
+    results=(
+        m.PotResult(
+            pot=0,
+            amount=1502,
+            winners=(m.Winner(seat=0, amount=751), m.Winner(seat=8, amount=751)),
+            remainder_carried=0,
+        ),
+    ),
+    carried_out=0,
+    stacks=(
+        m.SeatStack(seat=0, stack=2350),
+        m.SeatStack(seat=1, stack=1700),
+        m.SeatStack(seat=8, stack=2550),
+    ),
+)
+
+COMMAND_EXAMPLES: list[m.Command] = [
+    m.StartCommand(reason="everyone is here"),
+    m.PauseCommand(reason="dinner break"),
+    m.ResumeCommand(reason="dinner is over"),
+    m.SetLevelCommand(index=4, reason="we started late"),
+    m.SetScheduleCommand(levels=SCHEDULE, reason="faster levels to finish by midnight"),
+    m.SetOptionsCommand(action_seconds=20, time_bank_seconds=60, reason="speed up play"),
+    m.SetDeadlineCommand(deadline="2025-03-01T23:30:00+01:00", reason="the venue closes"),
+    m.MovePlayerCommand(player_id=5, table=2, seat=None, reason="balancing tables"),
+    m.RemovePlayerCommand(player_id=9, reason="had to leave"),
+    m.AdjustChipsCommand(player_id=4, chips=2500, reason="miscounted starting stack"),
+    m.AnnounceCommand(text="Last level before the break", reason="schedule"),
+]
+"""One example of every director command."""
+
+CLIENT_EXAMPLES: list[m.ClientMessage] = [
+    m.Join(id=1, version=1, name="Alice", password="hickory"),
+    m.Resume(id=1, version=1, token=TOKEN),
+    m.Spectate(id=1, version=1, table=1),
+    m.DirectorLogin(id=1, version=1, secret="s3cret director"),
+    m.Act(id=17, table=1, hand_no=42, action="raise", amount=800),
+    m.SitOut(id=18),
+    m.ImBack(id=19),
+    m.Chat(id=20, scope="table", text="nice hand"),
+    m.CallDirector(id=21, message="Ivan has been away for ten minutes"),
+    *(m.DirectorCommand(id=30 + i, command=c) for i, c in enumerate(COMMAND_EXAMPLES)),
+    m.LobbyRequest(id=22),
+    m.SnapshotRequest(id=23, table=1),
+    m.HistoryRequest(id=24, table=1, last=1),
+    m.StandingsRequest(id=25),
+    m.Ping(id=26, nonce="k1"),
+    m.Pong(id=None, nonce="s9"),
+    m.Goodbye(id=None, reason="off to bed"),
+]
+"""Every client message type (director_command once per command)."""
+
+SERVER_EXAMPLES: list[m.ServerMessage] = [
+    m.Hello(
+        protocol=PROTOCOL_NAME,
+        versions=SUPPORTED_VERSIONS,
+        server="hickory-server 0.1.0",
+        tournament=TOURNAMENT,
+        max_line=65536,
+        seq=1,
+    ),
+    m.Welcome(
+        id=1, version=1, role="player", player_id=1, name="Alice", token=TOKEN, table=1,
+        seat=0, seq=2,
+    ),
+    m.Error(
+        id=17,
+        code="illegal_action",
+        message="raise to 500 is below the minimum raise to 800",
+        path="act.amount",
+        fatal=False,
+        seq=3,
+    ),
+    m.Ack(id=18, seq=4),
+    m.ServerPing(nonce="s9", seq=5),
+    m.ServerPong(id=26, nonce="k1", seq=6),
+    m.ServerGoodbye(reason="server shutting down; resume later with your token", seq=7),
+    m.Lobby(
+        id=22,
+        name=TOURNAMENT,
+        state="running",
+        level=LEVEL,
+        next_level_in=412,
+        next_level_unit="seconds",
+        schedule=SCHEDULE,
+        players=(
+            m.LobbyPlayer(player_id=1, name="Alice", chips=2300, table=1, seat=0, status="playing"),
+            m.LobbyPlayer(
+                player_id=8, name="Heidi", chips=1800, table=1, seat=7, status="sitting_out"
+            ),
+            m.LobbyPlayer(
+                player_id=10, name="Judy", chips=0, table=None, seat=None, status="eliminated"
+            ),
+        ),
+        tables=(
+            m.LobbyTable(table=1, players=(1, 2, 3, 4, 5, 6, 7, 8, 9)),
+            m.LobbyTable(table=2, players=(11, 12, 13, 14, 15, 16)),
+        ),
+        deadline="2025-03-01T23:30:00+01:00",
+        seq=8,
+    ),
+    full_table_snapshot(your_seat=0, seq=9),
+    m.HandStarted(
+        table=1,
+        hand_no=42,
+        button=0,
+        small_blind_seat=1,
+        big_blind_seat=2,
+        small_blind=50,
+        big_blind=100,
+        carried_in=1,
+        stacks=(m.SeatStack(seat=0, stack=2300), m.SeatStack(seat=1, stack=1800)),
+        seq=10,
+    ),
+    m.BlindPosted(table=1, hand_no=42, seat=1, blind="small", amount=50, all_in=False, seq=11),
+    m.HoleCards(table=1, hand_no=42, seat=0, cards=("As", "Kd"), seq=12),
+    m.Action(
+        table=1, hand_no=42, seat=6, action="raise", amount=300, to=300, all_in=False,
+        automatic=False, seq=13,
+    ),
+    m.Board(
+        table=1, hand_no=42, street="turn", cards=("Qs",), board=("Jh", "Td", "4c", "Qs"),
+        seq=14,
+    ),
+    m.Pots(
+        table=1, hand_no=42, pots=(m.Pot(amount=1450, eligible=(0, 1, 2, 6, 8)),), carried=1,
+        seq=15,
+    ),
+    m.Showdown(
+        table=1, hand_no=42, seat=0, cards=("As", "Kd"), hand_name="a straight, ace high",
+        seq=16,
+    ),
+    m.PotAwarded(
+        table=1,
+        hand_no=42,
+        pot=0,
+        amount=1451,
+        winners=(m.Winner(seat=0, amount=725), m.Winner(seat=6, amount=725)),
+        remainder_carried=1,
+        seq=17,
+    ),
+    m.HandEnded(
+        table=1,
+        hand_no=42,
+        stacks=(m.SeatStack(seat=0, stack=3025), m.SeatStack(seat=6, stack=2025)),
+        carried_out=1,
+        seq=18,
+    ),
+    m.YourTurn(
+        table=1, hand_no=42, seat=0, legal=LEGAL, deadline_ms=30000, time_bank_ms=45000,
+        seq=19,
+    ),
+    m.PlayerStatus(player_id=8, name="Heidi", table=1, seat=7, status="sitting_out", seq=20),
+    m.PlayerMoved(
+        player_id=5, name="Erin", from_table=1, from_seat=4, table=2, seat=3, seq=21
+    ),
+    m.ChatMessage(
+        scope="table", table=1, player_id=2, name="Bob", role="player", text="nice hand",
+        seq=22,
+    ),
+    m.DirectorCalled(
+        player_id=1, name="Alice", table=1, seat=0,
+        message="Ivan has been away for ten minutes", seq=23,
+    ),
+    m.Announcement(
+        text="The tournament is paused", by="director", reason="dinner break", seq=24
+    ),
+    m.History(id=24, hands=(HAND_RECORD,), seq=25),
+    m.Standings(id=25, places=PLACES, final=False, seq=26),
+    m.TournamentFinished(name=TOURNAMENT, places=PLACES, seq=27),
+]
+"""Every server message type."""
+
+
+def example(cls: type) -> Any:
+    """The first example of a message or command class."""
+    for msg in (*CLIENT_EXAMPLES, *SERVER_EXAMPLES, *COMMAND_EXAMPLES):
+        if type(msg) is cls:
+            return msg
+    raise KeyError(cls)

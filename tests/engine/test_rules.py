@@ -232,6 +232,17 @@ def test_all_in_big_blind_wins_only_what_it_matched() -> None:
     assert final_stacks(hand) == {1: 9950, 2: 100}
 
 
+def test_chips_no_one_still_in_could_match_go_back_to_who_put_them_in() -> None:
+    # The big blind is all-in for 50 and can win only 50 from each player: when the small
+    # blind folds, the 50 of its blind that no one still in matched is returned to it.
+    hand = new_hand({1: 10000, 2: 10000, 3: 50}, button=1)
+    play(hand, (1, F()), (2, F()))
+    assert events_of(hand, UncalledBetReturned) == [UncalledBetReturned(seat=2, amount=50)]
+    (pot,) = events_of(hand, PotAwarded)
+    assert (pot.amount, pot.winners) == (100, ((3, 100),))
+    assert final_stacks(hand) == {1: 10000, 2: 9950, 3: 100}
+
+
 def test_deal_order_one_card_at_a_time_from_left_of_button() -> None:
     deck = parse_cards("Ac Kc Qc Jc Tc 9c 8c 7c") + [
         c for c in FULL_DECK if c not in parse_cards("AcKcQcJcTc9c8c7c")

@@ -110,8 +110,12 @@ class SeatModel:
 class TableModel:
     """The table this connection sits at or watches, as of the last message applied.
 
-    ``street`` is None between hands. ``pots`` holds the pots of finished betting rounds;
-    the chips of the round in play are the seats' ``bet``. ``small_blind_seat`` and
+    ``street`` is None between hands. ``pots`` are the pots as the server last reported
+    them (a snapshot counts the bets in front in them, a ``pots`` message comes when the
+    bets are collected; both count the carried chips in the main pot). ``collected`` is
+    the chips gathered into the pots so far, carried chips included, bets in front not:
+    ``pot_total`` (collected plus bets) is what the hand is worth now.
+    ``carried`` is for display only (already in ``collected``). ``small_blind_seat`` and
     ``big_blind_seat`` are known from ``hand_started`` (None after a snapshot taken
     mid-hand). ``actions`` is the hand's actions so far (empty if joined mid-hand).
     """
@@ -129,6 +133,7 @@ class TableModel:
     board: tuple[str, ...] = ()
     pots: list[m.Pot] = attrs.Factory(list)
     carried: int = 0
+    collected: int = 0
     to_act: int | None = None
     your_seat: int | None = None
     your_cards: tuple[str, ...] | None = None
@@ -143,11 +148,7 @@ class TableModel:
     @property
     def pot_total(self) -> int:
         """Every pot, every bet in front and the carried chips: what the hand is worth now."""
-        return (
-            sum(p.amount for p in self.pots)
-            + sum(s.bet for s in self.seats.values())
-            + self.carried
-        )
+        return self.collected + sum(s.bet for s in self.seats.values())
 
     @property
     def me(self) -> SeatModel | None:
@@ -195,6 +196,7 @@ class TableModel:
             board=snap.board,
             pots=list(snap.pots),
             carried=snap.carried,
+            collected=max(0, sum(p.amount for p in snap.pots) - sum(v.bet for v in snap.seats)),
             to_act=snap.to_act,
             your_seat=snap.your_seat,
             your_cards=snap.your_cards,
@@ -465,7 +467,7 @@ class ClientModel:
         t.small_blind_seat, t.big_blind_seat = msg.small_blind_seat, msg.big_blind_seat
         t.board = ()
         t.pots = []
-        t.carried = msg.carried_in
+        t.carried = t.collected = msg.carried_in
         t.to_act = None
         t.your_cards = None
         t.actions = []
@@ -557,7 +559,7 @@ class ClientModel:
         if t is None:
             return
         before = t.pot_total
-        after = sum(p.amount for p in msg.pots) + msg.carried
+        after = sum(p.amount for p in msg.pots)
         if before > after:
             # A bet nobody called went back to the player who made it.
             top = max(t.seats.values(), key=lambda s: s.bet, default=None)
@@ -569,6 +571,7 @@ class ClientModel:
                     top.all_in = False
         t.pots = list(msg.pots)
         t.carried = msg.carried
+        t.collected = after
         self._end_round(t)
 
     def _showdown(self, msg: m.Showdown, now: float | None) -> None:
@@ -588,6 +591,7 @@ class ClientModel:
             return
         if 0 <= msg.pot < len(t.pots):
             t.pots[msg.pot] = attrs.evolve(t.pots[msg.pot], amount=0)
+        t.collected = max(0, t.collected - msg.amount)
         which = "" if msg.pot == 0 else f" from side pot {msg.pot}"
         for w in msg.winners:
             s = t.seats.get(w.seat)
@@ -616,6 +620,7 @@ class ClientModel:
         t.to_act = None
         t.pots = []
         t.carried = msg.carried_out
+        t.collected = 0
         if self.turn is not None and self.turn.hand_no == msg.hand_no:
             self.turn = None
 

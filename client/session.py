@@ -1,0 +1,581 @@
+"""A client's connection to a Hickory server, kept alive: the Trio shell around the model.
+
+``ClientSession`` connects over TCP, negotiates the protocol version from the server's
+``hello``, opens the session (``join`` with a name, ``resume`` with a token, ``spectate``
+or ``director``), then feeds every line it reads into its ``ClientModel``. It answers the
+server's pings, pings when it has sent nothing for a while, asks for a snapshot when a
+``seq`` gap shows a lost line, and when the connection drops it reconnects with
+exponential backoff (capped, with jitter) and resumes the same seat with the token the
+first ``welcome`` gave. Refusals a retry cannot fix (wrong password, name taken, no common
+protocol version, server full, bad token) end the session in the ``refused`` state with
+the server's own message.
+
+Used the same way by the terminal client and the bots::
+
+    async with open_session("localhost", 7777, name="alice") as s:
+        while s.model.finished is None:
+            seen = s.model.changes
+            if s.model.turn is not None and not s.model.turn.acted:
+                await s.act(Action.check())
+            await s.wait_changed(seen)
+
+Sends go through a bounded queue and a writer task that merges what is queued into one
+``send_all``; ``send_nowait`` never blocks, so a key handler or a callback may call it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import attrs
+import trio
+
+from client.model import ClientModel, ConnectionState, action_to_act
+from protocol import errors as E
+from protocol import messages as m
+from protocol.codec import decode_server, encode
+from protocol.errors import ProtocolError
+from protocol.framing import DEFAULT_MAX_LINE, LineBuffer
+from protocol.messages import PROTOCOL_NAME, SUPPORTED_VERSIONS
+from server.engine.actions import Action
+
+__all__ = [
+    "ClientSession",
+    "SessionClosed",
+    "SessionRefused",
+    "SessionStats",
+    "choose_version",
+    "open_session",
+]
+
+FATAL_CODES = frozenset(
+    {
+        E.UNSUPPORTED_VERSION,
+        E.UNAUTHORIZED,
+        E.BAD_TOKEN,
+        E.NAME_TAKEN,
+        E.SERVER_FULL,
+        E.WRONG_PASSWORD,
+        E.ALREADY_JOINED,
+        E.HANDSHAKE_REQUIRED,
+    }
+)
+"""Error codes after which reconnecting cannot help: the session ends as refused."""
+
+_RETRY_CODES = frozenset({E.RATE_LIMITED, E.INTERNAL})
+"""Error codes in reply to the handshake that are worth another try later; any other
+refusal of the handshake (including a name the server finds invalid) is final."""
+
+_RECEIVE_SIZE = 65536
+
+
+class SessionRefused(Exception):
+    """The server refused the session for good; ``reason`` is its message, for a person."""
+
+    def __init__(self, reason: str, code: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class SessionClosed(Exception):
+    """The session ended (closed, or reconnecting switched off) before it was ready."""
+
+
+def choose_version(offered: tuple[int, ...], supported: tuple[int, ...] = SUPPORTED_VERSIONS) -> int:
+    """The highest protocol version both sides speak, or SessionRefused saying which they speak."""
+    common = set(offered) & set(supported)
+    if not common:
+        theirs = ", ".join(map(str, sorted(offered))) or "none"
+        ours = ", ".join(map(str, sorted(supported)))
+        raise SessionRefused(
+            f"no common protocol version: the server speaks {theirs}, this client speaks {ours}",
+            E.UNSUPPORTED_VERSION,
+        )
+    return max(common)
+
+
+@attrs.define
+class SessionStats:
+    """Counters for the load tool and for people debugging a connection."""
+
+    connects: int = 0
+    reconnects: int = 0
+    messages: int = 0
+    bad_lines: int = 0
+    errors: int = 0
+    sent: int = 0
+    dropped_sends: int = 0
+    pings_sent: int = 0
+    pongs: int = 0
+    last_rtt: float | None = None
+    resyncs: int = 0
+
+
+class _Drop(Exception):
+    """This connection is finished; ``reason`` says why (the session may reconnect)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Reader:
+    """Lines from a stream, decoded; undecodable lines are counted and skipped.
+
+    A skipped line leaves a hole in ``seq`` that the model notices, so the session asks
+    for a snapshot instead of trusting a state that missed something.
+    """
+
+    def __init__(self, stream: trio.abc.Stream, max_line: int, stats: SessionStats) -> None:
+        self.stream = stream
+        self.buffer = LineBuffer(max_line)
+        self.pending: list[bytes] = []
+        self.stats = stats
+
+    async def receive(self) -> m.ServerMessage:
+        while True:
+            while self.pending:
+                line = self.pending.pop(0)
+                try:
+                    return decode_server(line)
+                except ProtocolError:
+                    self.stats.bad_lines += 1
+            try:
+                data = await self.stream.receive_some(_RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                raise _Drop(f"connection lost: {exc or type(exc).__name__}") from None
+            if not data:
+                raise _Drop("the server closed the connection")
+            try:
+                self.pending.extend(self.buffer.feed(bytes(data)))
+            except ProtocolError as exc:
+                raise _Drop(f"bad data from the server: {exc.message}") from None
+
+
+class ClientSession:
+    """One client's session with a server, across reconnects. See the module docstring.
+
+    Exactly one of ``name`` (join; ``password`` if the server has one), ``token`` (resume),
+    ``spectate=True`` (``spectate_table`` to watch one) or ``director_secret`` opens the
+    session; after a join the token from ``welcome`` is kept and used to resume.
+
+    ``on_change(model)`` is called after every change to the model (from inside Trio);
+    ``on_message(msg, now)`` after each server message is applied. Timing: ``ping_interval``
+    seconds without sending anything sends a ping; ``idle_timeout`` seconds without hearing
+    anything drops the connection (then it reconnects); ``backoff_initial`` doubles per
+    failed attempt up to ``backoff_max``.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        name: str | None = None,
+        password: str | None = None,
+        token: str | None = None,
+        spectate: bool = False,
+        spectate_table: int | None = None,
+        director_secret: str | None = None,
+        reconnect: bool = True,
+        backoff_initial: float = 0.25,
+        backoff_max: float = 10.0,
+        handshake_timeout: float = 10.0,
+        ping_interval: float = 15.0,
+        idle_timeout: float = 60.0,
+        max_line: int = DEFAULT_MAX_LINE,
+        send_queue: int = 256,
+        versions: tuple[int, ...] = SUPPORTED_VERSIONS,
+        on_change: Callable[[ClientModel], None] | None = None,
+        on_message: Callable[[m.ServerMessage, float], None] | None = None,
+        rng: random.Random | None = None,
+        model: ClientModel | None = None,
+    ) -> None:
+        chosen = [name is not None or token is not None, spectate, director_secret is not None]
+        if sum(chosen) != 1:
+            raise ValueError("give exactly one of name/token (player), spectate, director_secret")
+        self.host = host
+        self.port = port
+        self.name = name
+        self.password = password
+        self.spectate = spectate
+        self.spectate_table = spectate_table
+        self.director_secret = director_secret
+        self.reconnect = reconnect
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.handshake_timeout = handshake_timeout
+        self.ping_interval = ping_interval
+        self.idle_timeout = idle_timeout
+        self.max_line = max_line
+        self.send_queue = send_queue
+        self.versions = versions
+        self.on_change = on_change
+        self.on_message = on_message
+        self.rng = rng if rng is not None else random.Random()
+        self.model = model if model is not None else ClientModel()
+        if token is not None:
+            self.model.me.token = token
+        self.stats = SessionStats()
+        self._send: trio.MemorySendChannel[bytes] | None = None
+        self._changed = trio.Event()
+        self._ready = trio.Event()
+        self._done = trio.Event()
+        self._closing = False
+        self._last_sent = 0.0
+        self._next_id = 0
+        self._ping_sent: dict[str, float] = {}
+        self._kick: trio.CancelScope | None = None
+        self._drop_reason = "dropped"
+        self.goodbye_seen = False
+
+    # -- the public API -------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._send is not None
+
+    @property
+    def token(self) -> str | None:
+        return self.model.me.token
+
+    def next_id(self) -> int:
+        """A fresh request id."""
+        self._next_id += 1
+        return self._next_id
+
+    def send_nowait(self, msg: m.ClientMessage) -> bool:
+        """Queue a message for the server; never blocks.
+
+        Returns False (and drops the message) while not connected or if the queue is full:
+        after a reconnect the server sends the state again, and an old action would be
+        stale anyway.
+        """
+        ch = self._send
+        if ch is None:
+            self.stats.dropped_sends += 1
+            return False
+        try:
+            ch.send_nowait(encode(msg) + b"\n")
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            self.stats.dropped_sends += 1
+            return False
+        self.stats.sent += 1
+        return True
+
+    async def send(self, msg: m.ClientMessage) -> bool:
+        """Like ``send_nowait`` but waits for room in the queue (False if not connected)."""
+        ch = self._send
+        if ch is None:
+            self.stats.dropped_sends += 1
+            return False
+        try:
+            await ch.send(encode(msg) + b"\n")
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.stats.dropped_sends += 1
+            return False
+        self.stats.sent += 1
+        return True
+
+    async def act(self, action: Action) -> m.Act | None:
+        """Answer the pending turn with ``action``; returns the ``act`` sent, or None if
+        there is no turn to answer or the connection is down."""
+        turn = self.model.turn
+        if turn is None:
+            return None
+        msg = action_to_act(action, turn.hand_no, turn.msg.table)
+        if not await self.send(msg):
+            return None
+        turn.acted = True
+        self._notify()
+        return msg
+
+    async def wait_changed(self, since: int | None = None) -> None:
+        """Wait until the model changes (at once if it changed after ``since``, a value
+        of ``model.changes`` read earlier: nothing is missed between reading and waiting)."""
+        if since is not None and self.model.changes != since:
+            return
+        await self._changed.wait()
+
+    async def wait_ready(self) -> None:
+        """Wait for the first ``welcome``; SessionRefused / SessionClosed if it never comes."""
+        while not self._ready.is_set():
+            self._raise_if_over()
+            await self.wait_changed()
+
+    async def wait_done(self) -> None:
+        """Wait until the session has ended (refused, closed, or ``close()``)."""
+        await self._done.wait()
+
+    def drop(self, reason: str = "dropped by the client") -> None:
+        """Drop the current connection as if the network failed (it reconnects): for tests
+        and for the load tool's churn."""
+        if self._kick is not None:
+            self._drop_reason = reason
+            self._kick.cancel()
+
+    async def close(self, reason: str | None = None) -> None:
+        """Say goodbye (if connected) and end the session; no reconnect."""
+        self._closing = True
+        if self._send is not None:
+            self.send_nowait(m.Goodbye(reason=reason))
+            # Give the writer a moment to flush the goodbye.
+            with trio.move_on_after(1.0):
+                while self._send is not None and self._queue_len() > 0:
+                    await trio.sleep(0.01)
+        self.drop("closed by the client")
+        if self.model.connection not in (ConnectionState.REFUSED, ConnectionState.CLOSED):
+            self.model.set_closed(reason)
+            self._notify()
+
+    def _queue_len(self) -> int:
+        ch = self._send
+        return ch.statistics().current_buffer_used if ch is not None else 0
+
+    def _raise_if_over(self) -> None:
+        state = self.model.connection
+        if state is ConnectionState.REFUSED:
+            code = self.model.last_error.code if self.model.last_error is not None else None
+            raise SessionRefused(self.model.connection_reason or "refused", code)
+        if state is ConnectionState.CLOSED or self._done.is_set():
+            raise SessionClosed(self.model.connection_reason or "session closed")
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+        if self.on_change is not None:
+            self.on_change(self.model)
+
+    # -- the loop -------------------------------------------------------------------------
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Connect, and reconnect, until refused, closed, or the tournament is over and the
+        server said goodbye. Never raises for network trouble; it ends in a final state."""
+        task_status.started()
+        attempt = 0
+        try:
+            while not self._closing:
+                self.model.set_connecting()
+                self._notify()
+                handshaken, reason = await self._connect_once()
+                if self._closing:
+                    break
+                if handshaken:
+                    attempt = 0
+                if self.model.connection is ConnectionState.REFUSED:
+                    break
+                # After the end there is no seat to come back to.
+                if not self.reconnect or self.model.finished is not None:
+                    self.model.set_closed(reason)
+                    self._notify()
+                    break
+                self.model.set_reconnecting(reason)
+                self.stats.reconnects += 1
+                self.model.reconnects = self.stats.reconnects
+                self._notify()
+                delay = min(self.backoff_max, self.backoff_initial * 2**attempt)
+                attempt += 1
+                await trio.sleep(delay * (0.5 + 0.5 * self.rng.random()))
+        finally:
+            if self.model.connection not in (ConnectionState.REFUSED, ConnectionState.CLOSED):
+                self.model.set_closed(self.model.connection_reason)
+            self._send = None
+            self._done.set()
+            self._notify()
+
+    async def _connect_once(self) -> tuple[bool, str]:
+        """One connection from open to close: (whether the handshake succeeded, why it ended)."""
+        try:
+            stream = await trio.open_tcp_stream(self.host, self.port)
+        except OSError as exc:
+            return False, f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}"
+        self.stats.connects += 1
+        self.goodbye_seen = False
+        self._drop_reason = "dropped"
+        handshaken = False
+        reason: str | None = None
+        send_ch, receive_ch = trio.open_memory_channel[bytes](self.send_queue)
+        try:
+            async with trio.open_nursery() as nursery:
+                self._kick = nursery.cancel_scope
+                nursery.start_soon(self._writer, stream, receive_ch, nursery.cancel_scope)
+                reader = _Reader(stream, self.max_line, self.stats)
+                try:
+                    await self._handshake(reader, send_ch)
+                    handshaken = True
+                    self._send = send_ch
+                    self._ready.set()
+                    self.model.set_connected()
+                    self._notify()
+                    nursery.start_soon(self._keepalive)
+                    await self._read_loop(reader)
+                except _Drop as exc:
+                    reason = exc.reason
+                except SessionRefused as exc:
+                    self.model.set_refused(exc.reason)
+                    reason = exc.reason
+                nursery.cancel_scope.cancel()
+            if reason is None:
+                reason = self._drop_reason
+        finally:
+            self._kick = None
+            self._send = None
+            await trio.aclose_forcefully(stream)
+        return handshaken, reason
+
+    async def _writer(
+        self,
+        stream: trio.abc.Stream,
+        receive_ch: trio.MemoryReceiveChannel[bytes],
+        scope: trio.CancelScope,
+    ) -> None:
+        """Send queued lines, everything queued at once in one ``send_all``."""
+        async with receive_ch:
+            async for first in receive_ch:
+                chunks = [first]
+                while True:
+                    try:
+                        chunks.append(receive_ch.receive_nowait())
+                    except trio.WouldBlock:
+                        break
+                try:
+                    await stream.send_all(b"".join(chunks))
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    self._drop_reason = f"connection lost while sending: {exc or type(exc).__name__}"
+                    scope.cancel()
+                    return
+                self._last_sent = trio.current_time()
+
+    def _handshake_message(self, version: int) -> m.ClientMessage:
+        token = self.model.me.token
+        if self.director_secret is not None:
+            return m.DirectorLogin(version=version, secret=self.director_secret)
+        if self.spectate:
+            return m.Spectate(version=version, table=self.spectate_table)
+        if token is not None:
+            return m.Resume(version=version, token=token)
+        assert self.name is not None
+        return m.Join(version=version, name=self.name, password=self.password)
+
+    async def _handshake(self, reader: _Reader, send_ch: trio.MemorySendChannel[bytes]) -> None:
+        with trio.move_on_after(self.handshake_timeout) as scope:
+            hello = await reader.receive()
+        if scope.cancelled_caught:
+            raise _Drop(f"no hello from the server within {self.handshake_timeout:g} s")
+        self._apply(hello)
+        if isinstance(hello, m.Error):
+            self._refuse_or_drop(hello)
+        if not isinstance(hello, m.Hello):
+            raise SessionRefused(
+                f"the server did not start with hello (got {hello.TYPE}): is it a Hickory server?"
+            )
+        if hello.protocol != PROTOCOL_NAME:
+            raise SessionRefused(
+                f"the server speaks protocol {hello.protocol!r}, not {PROTOCOL_NAME!r}"
+            )
+        version = choose_version(hello.versions, self.versions)
+        send_ch.send_nowait(encode(self._handshake_message(version)) + b"\n")
+        self.stats.sent += 1
+        with trio.move_on_after(self.handshake_timeout) as scope:
+            while True:
+                msg = await reader.receive()
+                self._apply(msg)
+                if isinstance(msg, m.Welcome):
+                    return
+                if isinstance(msg, m.Error):
+                    self._refuse_or_drop(msg)
+                elif isinstance(msg, m.ServerPing):
+                    send_ch.send_nowait(encode(m.Pong(nonce=msg.nonce)) + b"\n")
+        raise _Drop(f"no welcome from the server within {self.handshake_timeout:g} s")
+
+    def _refuse_or_drop(self, err: m.Error) -> None:
+        """An error in the handshake: final if retrying cannot help, else try again later."""
+        text = f"{err.message} ({err.code})"
+        if err.code in _RETRY_CODES:
+            raise _Drop(text)
+        raise SessionRefused(text, err.code)
+
+    def _apply(self, msg: m.ServerMessage) -> None:
+        now = trio.current_time()
+        self.stats.messages += 1
+        self.model.apply(msg, now)
+        if isinstance(msg, m.Error):
+            self.stats.errors += 1
+        elif isinstance(msg, m.ServerPong) and msg.nonce in self._ping_sent:
+            self.stats.pongs += 1
+            self.stats.last_rtt = now - self._ping_sent.pop(msg.nonce)
+        elif isinstance(msg, m.ServerGoodbye):
+            self.goodbye_seen = True
+        if self.on_message is not None:
+            self.on_message(msg, now)
+        self._notify()
+
+    async def _read_loop(self, reader: _Reader) -> None:
+        while True:
+            with trio.move_on_after(self.idle_timeout) as scope:
+                msg = await reader.receive()
+            if scope.cancelled_caught:
+                raise _Drop(f"nothing heard from the server for {self.idle_timeout:g} s")
+            self._apply(msg)
+            if isinstance(msg, m.ServerPing):
+                self.send_nowait(m.Pong(nonce=msg.nonce))
+            elif isinstance(msg, m.Error) and msg.fatal:
+                if msg.code in FATAL_CODES:
+                    raise SessionRefused(f"{msg.message} ({msg.code})", msg.code)
+                raise _Drop(f"the server closed the connection: {msg.message} ({msg.code})")
+            if self.model.needs_resync and not self.model.resync_requested:
+                self._request_resync()
+
+    def _request_resync(self) -> None:
+        """A line was lost: ask again for what the lost line might have changed."""
+        self.model.resync_requested = True
+        self.stats.resyncs += 1
+        self.send_nowait(m.LobbyRequest(id=self.next_id()))
+        t = self.model.table
+        if t is not None:
+            self.send_nowait(m.SnapshotRequest(id=self.next_id(), table=t.table))
+
+    async def _keepalive(self) -> None:
+        """Ping when nothing has been sent for ``ping_interval`` seconds."""
+        self._last_sent = trio.current_time()
+        count = 0
+        while True:
+            wake = self._last_sent + self.ping_interval
+            now = trio.current_time()
+            if now < wake:
+                await trio.sleep(wake - now)
+                continue
+            count += 1
+            nonce = f"k{count}"
+            self._ping_sent = {nonce: now}
+            if self.send_nowait(m.Ping(nonce=nonce)):
+                self.stats.pings_sent += 1
+            self._last_sent = now
+
+
+@asynccontextmanager
+async def open_session(
+    host: str, port: int, *, wait: bool = True, **options: object
+) -> AsyncIterator[ClientSession]:
+    """A running ``ClientSession`` (options as for its constructor) for the ``async with``
+    block; on leaving the block it says goodbye and closes.
+
+    With ``wait`` (the default) the block starts once the server has welcomed the
+    session; a refusal raises ``SessionRefused`` with the server's reason. Without it the
+    block starts at once and ``s.model.connection`` shows the progress.
+    """
+    session = ClientSession(host, port, **options)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(session.run)
+        try:
+            if wait:
+                await session.wait_ready()
+            yield session
+        finally:
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(2):
+                    await session.close()
+            nursery.cancel_scope.cancel()

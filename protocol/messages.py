@@ -72,7 +72,7 @@ class Text:
         return None
 
 
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """C0 and C1 control characters and DEL: refused in text fields unless ``control_ok``."""
 
 
@@ -350,12 +350,13 @@ class ShownHand:
     """Cards shown at showdown in a recorded hand.
 
     Attributes:
-        hand_name: the hand they make, e.g. "two pair, aces and kings"
+        hand_name: the hand they make, e.g. "Two pair, aces and kings"; null if the hand
+            ended before it was complete
     """
 
     seat: int
     cards: tuple[Card, ...]
-    hand_name: ServerText
+    hand_name: ServerText | None
 
 
 @attrs.frozen(kw_only=True)
@@ -366,6 +367,8 @@ class PotResult:
         pot: pot index, 0 for the main pot
         amount: chips in the pot
         winners: who won what
+        hand_name: the winning hand, e.g. "Flush, ace high"; null when won without a
+            showdown
         remainder_carried: odd chips that could not be split evenly and are carried
             into the next hand
     """
@@ -373,6 +376,7 @@ class PotResult:
     pot: int
     amount: int
     winners: tuple[Winner, ...]
+    hand_name: ServerText | None = None
     remainder_carried: int
 
 
@@ -1014,8 +1018,10 @@ class TableSnapshot:
         button: the button's seat, null before the first hand
         seats: occupied seats
         board: community cards
-        pots: pots, main pot first, including bets of finished betting rounds
-        carried: odd chips carried into this hand from the previous one
+        pots: pots, main pot first, counting every chip put in this hand (bets in front
+            included) and, in the main pot, the chips carried in
+        carried: odd chips carried into this hand from the previous one (already counted
+            in the main pot)
         to_act: seat whose turn it is, or null
         your_seat: your seat at this table, null for spectators
         your_cards: your hole cards, null if you have none
@@ -1048,7 +1054,7 @@ class HandStarted:
         button: the button's seat
         small_blind_seat: seat posting the small blind (the button heads-up)
         big_blind_seat: seat posting the big blind
-        carried_in: odd chips carried in from the previous hand
+        carried_in: odd chips carried in from the previous hand; they join the main pot
         stacks: every dealt-in seat's stack before the blinds
     """
 
@@ -1151,8 +1157,8 @@ class Pots:
     """The pots after a betting round closed.
 
     Attributes:
-        pots: main pot first, then side pots
-        carried: odd chips carried in from the previous hand, not yet in a pot
+        pots: main pot first, then side pots; carried chips are in the main pot
+        carried: odd chips carried in from the previous hand (counted in the main pot)
     """
 
     TYPE: ClassVar[str] = "pots"
@@ -1169,7 +1175,8 @@ class Showdown:
 
     Attributes:
         cards: the cards shown
-        hand_name: the hand they make, e.g. "a flush, ace high"
+        hand_name: the hand they make, e.g. "Flush, ace high"; null when shown in an
+            all-in before the board is complete
     """
 
     TYPE: ClassVar[str] = "showdown"
@@ -1177,7 +1184,7 @@ class Showdown:
     hand_no: int
     seat: int
     cards: tuple[Card, ...]
-    hand_name: ServerText
+    hand_name: ServerText | None
     seq: int | None = None
 
 
@@ -1189,6 +1196,8 @@ class PotAwarded:
         pot: pot index, 0 for the main pot
         amount: chips in the pot
         winners: who won what
+        hand_name: the winning hand, e.g. "Flush, ace high"; null when won without a
+            showdown
         remainder_carried: odd chips that could not be split evenly; they are carried
             into the next hand at this table
     """
@@ -1199,6 +1208,7 @@ class PotAwarded:
     pot: int
     amount: int
     winners: tuple[Winner, ...]
+    hand_name: ServerText | None = None
     remainder_carried: int
     seq: int | None = None
 

@@ -1,0 +1,171 @@
+"""The server's settings: every tournament option and every limit, from flags or a TOML file.
+
+One frozen value built once at start-up; ``--help`` lists every option. The tournament's
+own options (``server.tournament.settings.Settings``) are built from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from server.engine.actions import Ruleset
+from server.tournament.settings import Settings
+
+
+@attrs.frozen(kw_only=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 7777
+    db: Path | None = Path("hickory.db")  # None: no persistence (benchmarks, tests)
+    name: str = "Hickory Poker Showdown"
+    starting_stack: int = 10_000
+    schedule: tuple[tuple[int, int], ...] | None = None  # None: the default schedule
+    level_minutes: float = 20.0
+    hands_per_level: int | None = None
+    seats: int = 9
+    ruleset: Ruleset = Ruleset.HICKORY
+    action_clock: float = 30.0
+    time_bank: float = 60.0
+    reconnect_grace: float = 60.0
+    deadline: dt.datetime | None = None  # None: the next midnight, local time
+    no_deadline: bool = False
+    start_at: int | None = None  # start automatically when this many have joined
+    start_time: dt.datetime | None = None  # or at this time
+    password: str | None = None
+    director_secret: str | None = None  # None: generated and printed at start-up
+    bots: int = 0
+    bot_strategy: str = "solid"
+    max_connections: int = 2000
+    max_players: int = 1000
+    max_line: int = 65536
+    handshake_timeout: float = 10.0
+    line_timeout: float = 10.0  # a started line must be finished within this (slowloris)
+    ping_interval: float = 20.0
+    idle_timeout: float = 60.0
+    send_queue_bytes: int = 1 << 20
+    send_timeout: float = 10.0
+    chat_per_10s: int = 5
+    max_errors: int = 20  # bad messages in a row before the connection is closed
+    port_file: Path | None = None  # write the listening port here once bound (tools, tests)
+
+    def tournament_settings(self, deadline: float | None) -> Settings:
+        kwargs: dict[str, Any] = {}
+        if self.schedule is not None:
+            kwargs["schedule"] = self.schedule
+        return Settings(
+            name=self.name,
+            starting_stack=self.starting_stack,
+            level_minutes=self.level_minutes,
+            hands_per_level=self.hands_per_level,
+            seats_per_table=self.seats,
+            ruleset=self.ruleset,
+            action_clock=self.action_clock,
+            time_bank=self.time_bank,
+            reconnect_grace=self.reconnect_grace,
+            deadline=deadline,
+            **kwargs,
+        )
+
+    def deadline_wall(self, now: dt.datetime) -> dt.datetime | None:
+        """The deadline as a wall-clock time: the one given, or the next local midnight."""
+        if self.no_deadline:
+            return None
+        if self.deadline is not None:
+            return self.deadline
+        local = now.astimezone()
+        return (local + dt.timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _time(text: str) -> dt.datetime:
+    """ISO date-time, or HH:MM meaning the next such time, local."""
+    try:
+        if len(text) <= 5 and ":" in text:
+            hh, mm = (int(x) for x in text.split(":"))
+            now = dt.datetime.now().astimezone()
+            when = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+            return when if when > now else when + dt.timedelta(days=1)
+        when = dt.datetime.fromisoformat(text)
+        return when if when.tzinfo else when.astimezone()
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a time: {text!r} (use HH:MM or ISO 8601)") from exc
+
+
+def _schedule(text: str) -> tuple[tuple[int, int], ...]:
+    try:
+        levels = []
+        for part in text.split(","):
+            sb, bb = part.strip().split("/")
+            levels.append((int(sb), int(bb)))
+        return tuple(levels)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"not a schedule: {text!r} (use SB/BB,SB/BB,... e.g. 100/200,150/300)"
+        ) from exc
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    d = ServerConfig()
+    p.add_argument("--config", type=Path, help="a TOML file with any of these options (flags win)")
+    p.add_argument("--host", help=f"address to listen on (default {d.host}; 0.0.0.0 for a LAN)")
+    p.add_argument("--port", type=int, help=f"TCP port (default {d.port}; 0 picks a free one)")
+    p.add_argument("--db", type=Path, help="SQLite file (default hickory.db): new file starts a tournament, existing one resumes it")
+    p.add_argument("--no-db", action="store_true", help="keep nothing on disk (tests, benchmarks)")
+    p.add_argument("--name", help="the tournament's name")
+    p.add_argument("--starting-stack", type=int, help=f"chips per player (default {d.starting_stack})")
+    p.add_argument("--schedule", type=_schedule, help="blind levels SB/BB,SB/BB,... (default: the rulebook's schedule)")
+    p.add_argument("--level-minutes", type=float, help=f"minutes per level (default {d.level_minutes:g})")
+    p.add_argument("--hands-per-level", type=int, help="levels by hands per table instead of minutes")
+    p.add_argument("--seats", type=int, help=f"seats per table, 2 to 10 (default {d.seats})")
+    p.add_argument("--ruleset", choices=[r.value for r in Ruleset], help="hickory (min raise = big blind, default) or standard")
+    p.add_argument("--action-clock", type=float, help=f"seconds per decision (default {d.action_clock:g})")
+    p.add_argument("--time-bank", type=float, help=f"each player's time bank in seconds (default {d.time_bank:g})")
+    p.add_argument("--reconnect-grace", type=float, help=f"seconds before a dropped player is shown as disconnected (default {d.reconnect_grace:g})")
+    p.add_argument("--deadline", type=_time, help="when the tournament ends: HH:MM or ISO time (default: next midnight, local)")
+    p.add_argument("--no-deadline", action="store_true", help="play until one player has every chip")
+    p.add_argument("--start-at", type=int, help="start automatically when this many players have joined")
+    p.add_argument("--start-time", type=_time, help="start automatically at this time (HH:MM or ISO)")
+    p.add_argument("--password", help="players need this password to join")
+    p.add_argument("--director-secret", help="the director's secret (default: generated and printed)")
+    p.add_argument("--bots", type=int, help="fill this many seats with built-in bots")
+    p.add_argument("--bot-strategy", choices=["random", "calling-station", "solid"], help="the built-in bots' strategy (default solid)")
+    p.add_argument("--max-connections", type=int, help=f"refuse connections past this (default {d.max_connections})")
+    p.add_argument("--max-line", type=int, help=f"longest protocol line in bytes (default {d.max_line})")
+    p.add_argument("--port-file", type=Path, help="write the bound port to this file (for scripts)")
+
+
+_FIELDS = {f.name for f in attrs.fields(ServerConfig)}
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    values: dict[str, Any] = {}
+    if args.config is not None:
+        with open(args.config, "rb") as f:
+            data = tomllib.load(f)
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in _FIELDS:
+                raise SystemExit(f"{args.config}: unknown option {key!r}")
+            if name in ("deadline", "start_time") and isinstance(value, str):
+                value = _time(value)
+            if name == "schedule" and isinstance(value, str):
+                value = _schedule(value)
+            if name == "schedule" and isinstance(value, list):
+                value = tuple(tuple(x) for x in value)
+            values[name] = value
+    for name in _FIELDS:
+        value = getattr(args, name, None)
+        if value is not None and value is not False:
+            values[name] = value
+    if getattr(args, "no_db", False):
+        values["db"] = None
+    if "db" in values and isinstance(values["db"], str):
+        values["db"] = Path(values["db"])
+    if "ruleset" in values:
+        values["ruleset"] = Ruleset(values["ruleset"])
+    return ServerConfig(**values)

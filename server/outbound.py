@@ -1,0 +1,166 @@
+"""Engine and tournament state turned into protocol messages.
+
+Hidden information by construction: table messages are built only from
+``views.view_for`` (what one seat or a spectator may see) and from hand events filtered
+by ``events.visible_to``. Nothing here reads a ``Hand``'s hole cards directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Literal
+
+import protocol.messages as m
+from server.engine import events as ev
+from server.engine.actions import LegalActions
+from server.engine.cards import Card, card_str
+from server.engine.views import HandView
+from server.tournament.standings import Standing
+
+
+def cards(cs: Iterable[Card]) -> tuple[str, ...]:
+    return tuple(card_str(c) for c in cs)
+
+
+def pid(player_id: str) -> int:
+    """Tournament player ids are decimal strings; the protocol carries them as ints."""
+    return int(player_id)
+
+
+def legal(legal: LegalActions) -> m.Legal:
+    return m.Legal(
+        fold=legal.fold, check=legal.check, call=legal.call,
+        min_raise_to=legal.min_raise_to, max_raise_to=legal.max_raise_to,
+    )
+
+
+def hand_event(table: int, hand_no: int, event: ev.Event) -> m.ServerMessage | None:
+    """The public message for one engine event (hole cards: only for their owner)."""
+    if isinstance(event, ev.HandStarted):
+        return m.HandStarted(
+            table=table, hand_no=hand_no, button=event.button,
+            small_blind_seat=event.small_blind_seat, big_blind_seat=event.big_blind_seat,
+            small_blind=event.small_blind, big_blind=event.big_blind,
+            carried_in=event.carried_in,
+            stacks=tuple(m.SeatStack(seat=s, stack=st) for s, st in event.stacks),
+        )
+    if isinstance(event, ev.BlindPosted):
+        return m.BlindPosted(
+            table=table, hand_no=hand_no, seat=event.seat,
+            blind="small" if event.blind == "small" else "big",
+            amount=event.amount, all_in=event.all_in,
+        )
+    if isinstance(event, ev.HoleCardsDealt):
+        return m.HoleCards(table=table, hand_no=hand_no, seat=event.seat, cards=cards(event.cards))
+    if isinstance(event, ev.ActionTaken):
+        return m.Action(
+            table=table, hand_no=hand_no, seat=event.seat, action=event.action.value,
+            amount=event.amount, to=event.to, all_in=event.all_in, automatic=event.automatic,
+        )
+    if isinstance(event, ev.BoardDealt):
+        street: Literal["flop", "turn", "river"] = event.street.value  # type: ignore[assignment]
+        return m.Board(
+            table=table, hand_no=hand_no, street=street,
+            cards=cards(event.cards), board=cards(event.board),
+        )
+    if isinstance(event, ev.HandShown):
+        return m.Showdown(
+            table=table, hand_no=hand_no, seat=event.seat, cards=cards(event.cards),
+            hand_name=event.hand_name,
+        )
+    if isinstance(event, ev.PotAwarded):
+        return m.PotAwarded(
+            table=table, hand_no=hand_no, pot=event.index, amount=event.amount,
+            winners=tuple(m.Winner(seat=s, amount=a) for s, a in event.winners),
+            remainder_carried=event.remainder, hand_name=event.hand_name,
+        )
+    if isinstance(event, ev.HandEnded):
+        return m.HandEnded(
+            table=table, hand_no=hand_no,
+            stacks=tuple(m.SeatStack(seat=s, stack=st) for s, st in event.stacks),
+            carried_out=event.carried_out,
+        )
+    if isinstance(event, ev.UncalledBetReturned):
+        return None  # the next pots/hand_ended message reflects it
+    return None
+
+
+def pots(table: int, view: HandView) -> m.Pots:
+    return m.Pots(
+        table=table, hand_no=view.hand_no,
+        pots=tuple(m.Pot(amount=p.amount, eligible=p.eligible) for p in view.pots),
+        carried=view.carried_in,
+    )
+
+
+SeatInfo = Callable[[int], tuple[str, str, bool, bool]]  # seat -> (player_id, name, sitting_out, connected)
+
+
+def snapshot(
+    *,
+    table: int,
+    max_seats: int,
+    view: HandView | None,
+    seated: Mapping[int, int],  # seat -> stack, for seats outside a hand
+    info: SeatInfo,
+    small_blind: int,
+    big_blind: int,
+    carry: int,
+    button: int | None,
+    your_seat: int | None,
+    request_id: int | None = None,
+) -> m.TableSnapshot:
+    """A full table picture for one connection, from that connection's view of the hand."""
+    seat_views: list[m.SeatView] = []
+    in_hand = {s.seat: s for s in view.seats} if view is not None and not view.over else {}
+    for seat in sorted(set(seated) | set(in_hand)):
+        player_id, name, sitting_out, connected = info(seat)
+        sv = in_hand.get(seat)
+        if sv is not None:
+            seat_views.append(m.SeatView(
+                seat=seat, player_id=pid(player_id), name=name, stack=sv.stack, bet=sv.bet,
+                folded=sv.folded, all_in=sv.all_in, sitting_out=sitting_out,
+                connected=connected, cards=None if sv.cards is None else cards(sv.cards),
+            ))
+        else:
+            seat_views.append(m.SeatView(
+                seat=seat, player_id=pid(player_id), name=name, stack=seated.get(seat, 0), bet=0,
+                folded=False, all_in=False, sitting_out=sitting_out, connected=connected,
+                cards=None,
+            ))
+    live = view is not None and not view.over
+    your_cards = None
+    if live and view is not None and your_seat is not None and your_seat in in_hand:
+        mine = in_hand[your_seat].cards
+        your_cards = None if mine is None else cards(mine)
+    street = None
+    if live and view is not None and view.street.value in ("preflop", "flop", "turn", "river"):
+        street = view.street.value
+    return m.TableSnapshot(
+        id=request_id,
+        table=table,
+        max_seats=max_seats,
+        hand_no=view.hand_no if view is not None else None,
+        street=street,  # type: ignore[arg-type]
+        button=view.button if view is not None else button,
+        small_blind=view.small_blind if live and view is not None else small_blind,
+        big_blind=view.big_blind if live and view is not None else big_blind,
+        seats=tuple(seat_views),
+        board=cards(view.board) if live and view is not None else (),
+        pots=tuple(m.Pot(amount=p.amount, eligible=p.eligible) for p in view.pots)
+        if live and view is not None else (),
+        carried=view.carried_in if live and view is not None else carry,
+        to_act=view.to_act if live and view is not None else None,
+        your_seat=your_seat,
+        your_cards=your_cards,
+    )
+
+
+def places(standings: Iterable[Standing]) -> tuple[m.Place, ...]:
+    return tuple(
+        m.Place(
+            place=s.place, player_id=pid(s.player_id), name=s.name,
+            chips=s.chips, eliminated_in_hand=s.hand_no,
+        )
+        for s in standings
+    )

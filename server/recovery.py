@@ -1,0 +1,145 @@
+"""Opening the database: a new tournament, or the replay of an existing one.
+
+The ``inputs`` log holds every input the pure tournament was given. Replaying it through
+a fresh ``Tournament`` with the same seating seed rebuilds the exact state: stacks, seats,
+level, and a hand in progress at its last committed action (its deck is in the log). A hand
+whose log cannot be replayed is voided: every bet goes back (the table's stacks are only
+updated when a hand ends, so dropping the hand returns them), and that is logged and
+announced, never half-applied.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from typing import Any
+
+import attrs
+
+from server.app import PlayerState, Server, apply_director
+from server.config import ServerConfig
+from server.engine.actions import Action, ActionKind, IllegalAction, Ruleset
+from server.store import Record, Store, meta_record
+from server.tournament.errors import TournamentError
+
+log = logging.getLogger("hickory.recovery")
+
+# The options that make up the tournament itself: fixed by the first start, so a restart
+# with other flags cannot change the game under the players (the director can, logged).
+TOURNAMENT_FIELDS = (
+    "name", "starting_stack", "schedule", "level_minutes", "hands_per_level", "seats",
+    "ruleset", "action_clock", "time_bank", "reconnect_grace",
+)
+
+
+def _config_json(config: ServerConfig) -> str:
+    data: dict[str, Any] = {}
+    for name in TOURNAMENT_FIELDS:
+        value = getattr(config, name)
+        data[name] = value.value if isinstance(value, Ruleset) else value
+    return json.dumps(data)
+
+
+def open_server(config: ServerConfig) -> Server:
+    """The server for ``config``: fresh, or resumed from its database."""
+    if config.db is None:
+        return Server(config)
+    store = Store(config.db)
+    seed_text = store.get_meta("seed")
+    if seed_text is None:
+        server = Server(config, store=store)
+        store.write_now([
+            meta_record("seed", str(server.seed)),
+            meta_record("config", _config_json(config)),
+            meta_record("created", dt.datetime.now().astimezone().isoformat(timespec="seconds")),
+        ])
+        log.info("new tournament in %s", config.db)
+        return server
+    stored = json.loads(store.get_meta("config") or "{}")
+    if "schedule" in stored and stored["schedule"] is not None:
+        stored["schedule"] = tuple(tuple(x) for x in stored["schedule"])
+    if "ruleset" in stored:
+        stored["ruleset"] = Ruleset(stored["ruleset"])
+    config = attrs.evolve(config, **stored)
+    server = Server(config, store=store, seed=int(seed_text))
+    wall = store.get_meta("deadline_wall")
+    if wall is not None:
+        server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None
+    replay(server, store)
+    log.info("resumed the tournament in %s: %d players, %d hands dealt",
+             config.db, len(server.players), server.tournament.hands_dealt)
+    return server
+
+
+def replay(server: Server, store: Store) -> None:
+    t = server.tournament
+    tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}
+    last_now = 0.0
+    voided: set[int] = set()  # tables whose current hand was voided: skip its actions
+    begin_carry: dict[int, int] = {}
+    for seq, kind, table_id, p in store.iter_inputs():
+        last_now = max(last_now, float(p.get("now", last_now) or last_now))
+        if kind == "register":
+            pid = p["player_id"]
+            t.register(pid, p["name"])
+            server.players[pid] = PlayerState(player_id=pid, name=p["name"], token_hash=tokens.get(pid, ""),
+                                              bank=server.config.time_bank)
+            server.by_name[p["name"].casefold()] = pid
+        elif kind == "start":
+            t.settings = attrs.evolve(t.settings, deadline=p.get("deadline"))
+            t.start(p["now"])
+        elif kind == "begin_hand":
+            assert table_id is not None
+            voided.discard(table_id)
+            begin_carry[table_id] = p.get("carry", 0)
+            t.begin_hand(table_id, p["now"], deck=p["deck"])
+        elif kind == "act":
+            assert table_id is not None
+            if table_id in voided:
+                continue
+            hand = t.table(table_id).hand
+            try:
+                if hand is None or hand.is_over:
+                    raise IllegalAction("no hand in progress")
+                hand.act(p["seat"], Action(kind=ActionKind(p["kind"]), amount=p["amount"]),
+                         automatic=p["automatic"])
+            except (IllegalAction, KeyError, ValueError) as exc:
+                void_hand(server, store, table_id, begin_carry.get(table_id, 0), f"log entry {seq}: {exc}")
+                voided.add(table_id)
+                continue
+            player = t.table(table_id).seats[p["seat"]].player_id
+            server.players[player].bank = p.get("bank", server.players[player].bank)
+        elif kind == "end_hand":
+            assert table_id is not None
+            if table_id in voided:
+                continue
+            t.end_hand(table_id, p["now"])
+        elif kind == "tick":
+            t.tick(p["now"])
+        elif kind == "director":
+            try:
+                apply_director(t, p)
+            except TournamentError as exc:
+                log.warning("log entry %d: director operation %s no longer applies: %s", seq, p["op"], exc)
+        elif kind == "status":
+            ps = server.players.get(p["player_id"])
+            if ps is not None:
+                ps.sitting_out = p["sitting_out"]
+                ps.bank = p.get("bank", ps.bank)
+    server._resume_at = last_now
+
+
+def void_hand(server: Server, store: Store, table_id: int, carry: int, why: str) -> None:
+    """Drop a hand that cannot be resumed: the stacks are as they were before it."""
+    table = server.tournament.table(table_id)
+    hand = table.hand
+    hand_no = hand.hand_no if hand is not None else None
+    table.hand = None
+    table.carry = carry
+    log.error("hand #%s at table %d could not be resumed (%s); voided, every bet returned", hand_no, table_id, why)
+    store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
+    server.pending_announcements.append(
+        f"Hand #{hand_no} at table {table_id} could not be resumed after the restart and was voided: "
+        "every bet was returned."
+    )

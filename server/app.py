@@ -647,7 +647,8 @@ class Server:
         """One connection, start to end. Nothing a client sends can escape this."""
         self._next_conn += 1
         try:
-            peer = "%s:%s" % stream.socket.getpeername()[:2]
+            host, port = stream.socket.getpeername()[:2]
+            peer = f"{host}:{port}"
         except OSError:
             peer = "?"
         conn = Connection(stream, conn_id=self._next_conn, peer=peer,

@@ -261,7 +261,8 @@ class ClientModel:
       reconnecting), ``reconnects`` (how many times the session reconnected)
     - ``server``, ``tournament``, ``versions``, ``max_line``: from ``hello``
     - ``me``: ``Identity`` (role, player_id, name, token, version, table, seat)
-    - ``lobby``: the last ``Lobby`` message, with player statuses kept current
+    - ``lobby``: the last ``Lobby`` message, with player statuses kept current;
+      ``lobby_received_at``: the ``now`` it arrived (to count down ``next_level_in``)
     - ``table``: ``TableModel`` or None; ``turn``: ``PendingTurn`` or None
     - ``log``: the hand log, readable lines; ``chat``: ``ChatLine``s; ``announcements``
     - ``standings`` (places, leader first) and ``standings_final``; ``finished``: the
@@ -282,6 +283,7 @@ class ClientModel:
         self.max_line: int | None = None
         self.me = Identity()
         self.lobby: m.Lobby | None = None
+        self.lobby_received_at: float | None = None  # ``now`` when the lobby came: counts down next_level_in
         self.table: TableModel | None = None
         self.turn: PendingTurn | None = None
         self.log: deque[str] = deque(maxlen=log_lines)
@@ -421,6 +423,7 @@ class ClientModel:
 
     def _lobby(self, msg: m.Lobby, now: float | None) -> None:
         self.lobby = msg
+        self.lobby_received_at = now
         if self.table is None and self.needs_resync:
             self.needs_resync = False
 

@@ -4,7 +4,8 @@ The tables play concurrently the way the server will run them: every round each 
 between hands deals if it may, then each table in a hand takes one action (round-robin, one
 action at a time), so hands at different tables overlap, end at different moments, and
 balancing and breaking really happen between one table's hands while others are mid-hand.
-Time is virtual: each round is ``SECONDS_PER_ROUND`` of tournament time.
+Time is virtual: each round is ``SECONDS_PER_ROUND`` of tournament time (it matters only
+with levels by minutes: ``hands_per_level=None``).
 
 After every hand the chip total is checked against the chips issued. ``deadline_hands``
 ends the tournament as if the deadline passed as soon as a table has dealt that many hands
@@ -66,7 +67,7 @@ def run_tournament(
     players: int = 40,
     seed: int = 0,
     seats: int = 9,
-    hands_per_level: int | None = None,
+    hands_per_level: int | None = 20,
     deadline_hands: int | None = None,
     history_dir: Path | str | None = None,
     settings: Settings | None = None,
@@ -195,8 +196,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def add_tournament_options(parser: argparse.ArgumentParser) -> None:
     """The options only ``--tournament`` has, for a parser that already has --players/--seed."""
     parser.add_argument("--seats", type=int, default=9, help="seats per table, 2 to 10 (default 9)")
-    parser.add_argument("--hands-per-level", type=int, default=None,
-                        help="levels by hands per table (default: 20 minutes of virtual time)")
+    parser.add_argument("--hands-per-level", type=int, default=20,
+                        help="hands per table in a level (default 20)")
     parser.add_argument("--deadline-hands", type=int, default=None,
                         help="end as if the deadline passed once a table has dealt K hands")
     parser.add_argument("--history-dir", type=Path, default=None, help="write every hand as PHH here")

@@ -226,6 +226,8 @@ class ClientSession:
         self._done = trio.Event()
         self._closing = False
         self._last_sent = 0.0
+        self._queued = 0  # lines queued on this connection
+        self._written = 0  # lines of those put on the wire
         self._next_id = 0
         self._ping_sent: dict[str, float] = {}
         self._kick: trio.CancelScope | None = None
@@ -258,12 +260,16 @@ class ClientSession:
         if ch is None:
             self.stats.dropped_sends += 1
             return False
+        return self._put(ch, msg)
+
+    def _put(self, ch: trio.MemorySendChannel[bytes], msg: m.ClientMessage) -> bool:
         try:
             ch.send_nowait(encode(msg) + b"\n")
         except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             self.stats.dropped_sends += 1
             return False
         self.stats.sent += 1
+        self._queued += 1
         return True
 
     async def send(self, msg: m.ClientMessage) -> bool:
@@ -278,6 +284,7 @@ class ClientSession:
             self.stats.dropped_sends += 1
             return False
         self.stats.sent += 1
+        self._queued += 1
         return True
 
     async def act(self, action: Action) -> m.Act | None:
@@ -322,18 +329,14 @@ class ClientSession:
         self._closing = True
         if self._send is not None:
             self.send_nowait(m.Goodbye(reason=reason))
-            # Give the writer a moment to flush the goodbye.
+            # Give the writer a moment to put the goodbye on the wire.
             with trio.move_on_after(1.0):
-                while self._send is not None and self._queue_len() > 0:
-                    await trio.sleep(0.01)
+                while self._send is not None and self._written < self._queued:
+                    await self.wait_changed()
         self.drop("closed by the client")
         if self.model.connection not in (ConnectionState.REFUSED, ConnectionState.CLOSED):
             self.model.set_closed(reason)
             self._notify()
-
-    def _queue_len(self) -> int:
-        ch = self._send
-        return ch.statistics().current_buffer_used if ch is not None else 0
 
     def _raise_if_over(self) -> None:
         state = self.model.connection
@@ -397,6 +400,7 @@ class ClientSession:
         self._drop_reason = "dropped"
         handshaken = False
         reason: str | None = None
+        self._queued = self._written = 0
         send_ch, receive_ch = trio.open_memory_channel[bytes](self.send_queue)
         try:
             async with trio.open_nursery() as nursery:
@@ -448,6 +452,9 @@ class ClientSession:
                     scope.cancel()
                     return
                 self._last_sent = trio.current_time()
+                self._written += len(chunks)
+                if self._closing:
+                    self._notify()
 
     def _handshake_message(self, version: int) -> m.ClientMessage:
         token = self.model.me.token
@@ -477,8 +484,7 @@ class ClientSession:
                 f"the server speaks protocol {hello.protocol!r}, not {PROTOCOL_NAME!r}"
             )
         version = choose_version(hello.versions, self.versions)
-        send_ch.send_nowait(encode(self._handshake_message(version)) + b"\n")
-        self.stats.sent += 1
+        self._put(send_ch, self._handshake_message(version))
         with trio.move_on_after(self.handshake_timeout) as scope:
             while True:
                 msg = await reader.receive()
@@ -488,7 +494,7 @@ class ClientSession:
                 if isinstance(msg, m.Error):
                     self._refuse_or_drop(msg)
                 elif isinstance(msg, m.ServerPing):
-                    send_ch.send_nowait(encode(m.Pong(nonce=msg.nonce)) + b"\n")
+                    self._put(send_ch, m.Pong(nonce=msg.nonce))
         raise _Drop(f"no welcome from the server within {self.handshake_timeout:g} s")
 
     def _refuse_or_drop(self, err: m.Error) -> None:
@@ -568,14 +574,20 @@ async def open_session(
     block starts at once and ``s.model.connection`` shows the progress.
     """
     session = ClientSession(host, port, **options)  # type: ignore[arg-type]
-    async with trio.open_nursery() as nursery:
-        await nursery.start(session.run)
-        try:
-            if wait:
-                await session.wait_ready()
-            yield session
-        finally:
-            with trio.CancelScope(shield=True):
-                with trio.move_on_after(2):
-                    await session.close()
-            nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(session.run)
+            try:
+                if wait:
+                    await session.wait_ready()
+                yield session
+            finally:
+                with trio.CancelScope(shield=True):
+                    with trio.move_on_after(2):
+                        await session.close()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # One error (a refusal, or the block's own) is raised as itself, not in a group.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise

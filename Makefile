@@ -30,8 +30,9 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
+# Two workers: the suite is CPU-bound and CI has two cores.
 test: $(VENV)/.installed-test tools lint typecheck
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 play: $(VENV)/.installed
 	$(BIN)/python -m client.play

@@ -1,0 +1,143 @@
+"""The full-screen prompt_toolkit Application of the terminal client.
+
+``create_application`` puts the layout (``client.tui.layout``), the key bindings
+(``client.tui.keys``) and the colours together. It knows nothing of the network: it reads
+a ``ClientModel`` that something else keeps up to date and sends through an ``Actions``
+object. ``client.cli`` connects it to a ``ClientSession`` running in Trio guest mode; the
+tests connect it to a fake that records what would have been sent.
+
+``note_server_message`` turns what the server says to this client alone (a refused
+request, an announcement) into the notice on the bottom line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from client.model import ClientModel
+from client.tui.keys import NOTICE_SECONDS, create_key_bindings
+from client.tui.layout import create_layout
+from client.tui.state import Actions, Tone
+from protocol import messages as m
+
+__all__ = ["STYLE", "create_application", "note_server_message"]
+
+STYLE = Style.from_dict(
+    {
+        "header": "reverse",
+        "title": "bold",
+        "dim": "#888888",
+        "frame": "#666666",
+        "error": "#ff5555",
+        "notice": "#55ffff",
+        "confirm": "#000000 bg:#ffff55",
+        "hints": "#888888",
+        "prompt": "#ffff55",
+        "banner": "#000000 bg:#ffff55",
+        "stale": "#666666",
+        "card.red": "#dd0000",
+        "card.black": "",
+        "card.face": "bg:#eeeeee #000000",
+        "card.face card.red": "bg:#eeeeee #cc0000",
+        "card.empty": "#555555",
+        "card.back": "#4466aa",
+        "card.big.frame": "#aaaaaa",
+        "card.big": "bg:#eeeeee #000000",
+        "card.big card.red": "bg:#eeeeee #cc0000",
+        "seat": "",
+        "seat.me": "bold",
+        "seat.toact": "reverse bold",
+        "seat.inactive": "#777777",
+        "seat.empty": "#555555",
+        "seat.marker": "bold",
+        "seat.status": "#ff8800",
+        "seat.folded": "#777777",
+        "seat.bet": "#ffff55",
+        "seat.last": "#55ffff",
+        "seat.shown": "#55ff55",
+        "button": "bold #000000 bg:#ffffff",
+        "blind": "#55ffff",
+        "street": "bold",
+        "pot": "#55ff55 bold",
+        "pot.carried": "#55ff55",
+        "pot.total": "#55ff55",
+        "handname": "#55ff55",
+        "key": "bold #ffff55",
+        "keylabel": "",
+        "yourturn": "#55ff55 blink",
+        "clock": "#55ff55",
+        "clock.bank": "#ffaa00",
+        "clock.urgent": "#ff5555",
+        "clock.empty": "#444444",
+        "log": "",
+        "log.hand": "#888888",
+        "log.win": "#55ff55",
+        "announcement": "#ff55ff bold",
+        "chat": "#55ffff",
+        "tab": "#888888",
+        "tab.active": "reverse",
+        "standing.me": "bold #ffff55",
+        "help.section": "underline",
+        "lobby.state": "#55ff55",
+    }
+)
+
+
+def create_application(
+    model: ClientModel,
+    actions: Actions,
+    clock: Callable[[], float],
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    refresh_interval: float | None = 0.25,
+) -> Application[None]:
+    """The client's Application over ``model``; ``clock`` is the clock ``now`` is read from.
+
+    ``refresh_interval`` redraws the screen that often so the action clock and the level
+    clock count down between messages (None in tests: they redraw when they ask).
+    """
+    app: Application[None] = Application(
+        layout=create_layout(model, actions.ui, clock),
+        key_bindings=create_key_bindings(model, actions),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        refresh_interval=refresh_interval,
+        input=input,
+        output=output,
+    )
+    # Esc closes things: do not wait half a second to see whether it starts an Alt key.
+    app.ttimeoutlen = 0.05
+    return app
+
+
+def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessage, now: float) -> None:
+    """Show the player what the server refused and what the director announced.
+
+    A refused action (``illegal_action``) gives the turn back, so the keys work again.
+    """
+    ui = actions.ui
+    if isinstance(msg, m.Error):
+        text = msg.message
+        if msg.code == "illegal_action" and model.turn is not None:
+            model.turn.acted = False
+            text = f"refused: {msg.message}"
+        elif msg.code in ("not_your_turn", "stale_hand"):
+            text = f"too late: {msg.message}"
+        ui.say(text, Tone.ERROR, now + 2 * NOTICE_SECONDS)
+    elif isinstance(msg, m.Announcement):
+        why = f" ({msg.reason})" if msg.reason else ""
+        ui.say(f"{msg.by}: {msg.text}{why}", Tone.INFO, now + 3 * NOTICE_SECONDS)
+    elif isinstance(msg, m.DirectorCalled):
+        where = f" at table {msg.table}" if msg.table is not None else ""
+        ui.say(f"{msg.name}{where} calls the director: {msg.message}", Tone.INFO, now + 3 * NOTICE_SECONDS)
+    elif isinstance(msg, m.TournamentFinished):
+        place = model.my_place
+        text = f"{msg.name} is over" + (f": you finished in place {place}" if place else "")
+        ui.say(text, Tone.INFO, None)

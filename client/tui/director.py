@@ -1,0 +1,201 @@
+"""The director's command line: typed text to a protocol ``Command``, or a message saying why not.
+
+Every command needs a reason (it goes into the announcement and the audit log); the reason
+is whatever follows the command's arguments. Players are named by name or by id. Examples::
+
+    start everyone is here
+    pause dinner break
+    resume back from dinner
+    level 4 running late
+    schedule 100/200/20,200/400/20,300/600/20 shorter night
+    options action=20 bank=30 grace=60 chat=off too slow
+    deadline 23:30 the hall closes        (deadline none ... clears it)
+    move alice 2 [5] balancing by hand
+    remove bob left the building
+    chips carol 12000 miscount at table 2
+    announce Last hands before the break!
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from protocol import messages as m
+
+__all__ = ["COMMAND_HELP", "DirectorInputError", "parse_command"]
+
+
+class DirectorInputError(ValueError):
+    """A director command line that cannot be sent, with what to type instead."""
+
+
+COMMAND_HELP = {
+    "start": "start REASON",
+    "pause": "pause REASON",
+    "resume": "resume REASON",
+    "level": "level N REASON (N from 1)",
+    "schedule": "schedule SB/BB/MIN,SB/BB/MIN,... REASON",
+    "options": "options [action=S] [bank=S] [grace=S] [chat=on|off] REASON",
+    "deadline": "deadline HH:MM|ISO|none REASON",
+    "move": "move PLAYER TABLE [SEAT] REASON",
+    "remove": "remove PLAYER REASON",
+    "chips": "chips PLAYER AMOUNT REASON",
+    "announce": "announce TEXT",
+}
+
+
+def _usage(op: str) -> DirectorInputError:
+    return DirectorInputError(f"usage: {COMMAND_HELP[op]}")
+
+
+def _int(text: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise DirectorInputError(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _player(text: str, lobby: m.Lobby | None) -> tuple[int, str]:
+    players = lobby.players if lobby is not None else ()
+    if text.startswith("#") and text[1:].isdigit():
+        text = text[1:]
+    for p in players:
+        if p.name.lower() == text.lower():
+            return p.player_id, p.name
+    if text.isdigit():
+        pid = int(text)
+        for p in players:
+            if p.player_id == pid:
+                return pid, p.name
+        return pid, f"player {pid}"
+    raise DirectorInputError(f"no player named {text!r} (use the name shown in the lobby, or the id)")
+
+
+def _reason(words: list[str], op: str) -> str:
+    reason = " ".join(words).strip()
+    if not reason:
+        raise DirectorInputError(f"every command needs a reason: {COMMAND_HELP[op]}")
+    return reason[:200]
+
+
+def _deadline(text: str) -> str | None:
+    if text.lower() in ("none", "off", "clear"):
+        return None
+    try:
+        if re.fullmatch(r"\d{1,2}:\d{2}", text):
+            hh, mm = (int(x) for x in text.split(":"))
+            now = dt.datetime.now().astimezone()
+            when = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+            if when <= now:
+                when += dt.timedelta(days=1)
+        else:
+            when = dt.datetime.fromisoformat(text)
+            if when.tzinfo is None:
+                when = when.astimezone()
+    except ValueError:
+        raise DirectorInputError(f"not a time: {text!r} (use HH:MM, an ISO time, or none)") from None
+    return when.isoformat(timespec="seconds")
+
+
+def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, str]:
+    """(the command, a one-line summary for the confirmation) from a typed line."""
+    words = text.split()
+    if not words:
+        raise DirectorInputError("type a command: " + ", ".join(COMMAND_HELP))
+    op, args = words[0].lower(), words[1:]
+    if op not in COMMAND_HELP:
+        raise DirectorInputError(f"unknown command {op!r}: one of " + ", ".join(COMMAND_HELP))
+    command: m.Command
+    if op in ("start", "pause", "resume"):
+        reason = _reason(args, op)
+        if op == "start":
+            command = m.StartCommand(reason=reason)
+        elif op == "pause":
+            command = m.PauseCommand(reason=reason)
+        else:
+            command = m.ResumeCommand(reason=reason)
+        summary = f"{op} the tournament (reason: {reason})"
+    elif op == "level":
+        if not args:
+            raise _usage(op)
+        n = _int(args[0], "the level")
+        if n < 1:
+            raise DirectorInputError("levels are numbered from 1")
+        reason = _reason(args[1:], op)
+        command = m.SetLevelCommand(index=n - 1, reason=reason)
+        summary = f"jump to level {n} (reason: {reason})"
+    elif op == "schedule":
+        if not args:
+            raise _usage(op)
+        levels = []
+        for part in args[0].split(","):
+            bits = part.split("/")
+            if len(bits) != 3:
+                raise DirectorInputError(f"not a level: {part!r} (use SB/BB/MINUTES, e.g. 100/200/20)")
+            sb, bb, minutes = (_int(b, "a schedule number") for b in bits)
+            levels.append(m.ScheduleLevel(small_blind=sb, big_blind=bb, minutes=minutes))
+        reason = _reason(args[1:], op)
+        command = m.SetScheduleCommand(levels=tuple(levels), reason=reason)
+        summary = f"replace the schedule with {len(levels)} levels (reason: {reason})"
+    elif op == "options":
+        opts: dict[str, int | bool] = {}
+        rest = list(args)
+        names = {"action": "action_seconds", "bank": "time_bank_seconds", "grace": "reconnect_grace_seconds"}
+        while rest and "=" in rest[0]:
+            key, _, value = rest.pop(0).partition("=")
+            if key == "chat":
+                if value not in ("on", "off"):
+                    raise DirectorInputError("chat=on or chat=off")
+                opts["chat"] = value == "on"
+            elif key in names:
+                opts[names[key]] = _int(value, key)
+            else:
+                raise DirectorInputError(f"unknown option {key!r}: action, bank, grace or chat")
+        if not opts:
+            raise _usage(op)
+        reason = _reason(rest, op)
+        command = m.SetOptionsCommand(reason=reason, **opts)  # type: ignore[arg-type]
+        shown = ", ".join(f"{k}={v}" for k, v in opts.items())
+        summary = f"set {shown} (reason: {reason})"
+    elif op == "deadline":
+        if not args:
+            raise _usage(op)
+        deadline = _deadline(args[0])
+        reason = _reason(args[1:], op)
+        command = m.SetDeadlineCommand(deadline=deadline, reason=reason)
+        summary = f"{'clear the deadline' if deadline is None else 'end by ' + deadline} (reason: {reason})"
+    elif op == "move":
+        if len(args) < 2:
+            raise _usage(op)
+        pid, name = _player(args[0], lobby)
+        table = _int(args[1], "the table")
+        seat = None
+        rest = args[2:]
+        if rest and rest[0].isdigit():
+            seat = int(rest.pop(0))
+        reason = _reason(rest, op)
+        command = m.MovePlayerCommand(player_id=pid, table=table, seat=seat, reason=reason)
+        where = f"table {table}" + (f" seat {seat}" if seat is not None else "")
+        summary = f"move {name} to {where} (reason: {reason})"
+    elif op == "remove":
+        if not args:
+            raise _usage(op)
+        pid, name = _player(args[0], lobby)
+        reason = _reason(args[1:], op)
+        command = m.RemovePlayerCommand(player_id=pid, reason=reason)
+        summary = f"REMOVE {name} from the tournament (reason: {reason})"
+    elif op == "chips":
+        if len(args) < 2:
+            raise _usage(op)
+        pid, name = _player(args[0], lobby)
+        amount = _int(args[1].replace(",", ""), "the chips")
+        reason = _reason(args[2:], op)
+        command = m.AdjustChipsCommand(player_id=pid, chips=amount, reason=reason)
+        summary = f"set {name}'s stack to {amount:,} (reason: {reason})"
+    else:  # announce
+        text_ = " ".join(args).strip()
+        if not text_:
+            raise _usage(op)
+        command = m.AnnounceCommand(text=text_[:500], reason="announcement")
+        summary = f"announce {text_!r}"
+    return command, summary

@@ -1,0 +1,377 @@
+"""Key bindings: keystrokes to protocol messages, from the legal actions the server sent.
+
+``create_key_bindings(model, actions)`` builds every binding of the terminal client. The
+action keys (f c r a, and 1-4 for the raise box's quick sizes) are active only while
+``model.turn`` holds a ``your_turn`` not answered yet, and each one checks the turn's
+``legal`` (the engine's ``LegalActions`` built from the server's message): a key for an
+action the server did not offer does nothing but say why. The raise box checks the amount
+against ``min_raise_to`` and ``max_raise_to`` before anything is sent.
+
+Everything else (sit out, chat, history, help, the side panel, the director's command
+line, quitting) changes ``actions.ui`` or sends a request through ``actions.send``.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from client.model import ClientModel, PendingTurn, action_to_act
+from client.tui.director import DirectorInputError, parse_command
+from client.tui.layout import focus_screen
+from client.tui.render import all_in_amount, chips, is_my_turn
+from client.tui.state import Actions, InputMode, Overlay, Panel, PendingCommand, Tone
+from protocol import messages as m
+from server.engine.actions import Action, LegalActions
+
+__all__ = ["create_key_bindings", "parse_raise", "quick_sizes"]
+
+NOTICE_SECONDS = 6.0
+
+
+# -- amounts ------------------------------------------------------------------------------
+
+
+def quick_sizes(legal: LegalActions, pot_total: int) -> list[tuple[str, int]]:
+    """The raise box's quick sizes: min, half pot, pot, all in (each a legal raise-to).
+
+    A pot-sized raise is to the bet to match plus the pot after my call; half pot likewise
+    with half of that. Sizes outside the legal range are moved to its nearest end, and
+    sizes that come out equal are listed once.
+    """
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    if lo is None or hi is None:
+        return []
+    after_call = pot_total + legal.to_call
+    sizes = [
+        ("min", lo),
+        ("half pot", legal.current_bet + after_call // 2),
+        ("pot", legal.current_bet + after_call),
+        ("all in", hi),
+    ]
+    out: list[tuple[str, int]] = []
+    for label, amount in sizes:
+        amount = max(lo, min(hi, amount))
+        if all(amount != a for _, a in out):
+            out.append((label, amount))
+    return out
+
+
+def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:
+    """The raise-to total typed in the raise box, or ValueError saying what is wrong.
+
+    Accepts a whole number (``1200``, ``1,200``, ``1.2k``) or a quick size by name
+    (``min``, ``half``, ``pot``, ``max``/``all``).
+    """
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    word = "bet" if legal.is_bet else "raise to"
+    if lo is None or hi is None:
+        raise ValueError("you cannot bet or raise now")
+    raw = text.strip().lower().replace(",", "").replace("_", "").replace(" ", "")
+    if not raw:
+        raise ValueError(f"type an amount to {word}: {chips(lo)} to {chips(hi)}")
+    named = {label.split()[0]: amount for label, amount in quick_sizes(legal, pot_total)}
+    aliases = {"min": "min", "half": "half", "pot": "pot", "max": "all", "all": "all", "allin": "all"}
+    if raw in aliases:
+        key = aliases[raw]
+        return named.get(key, lo if key == "min" else hi)
+    mult = 1
+    if raw.endswith("k"):
+        mult, raw = 1000, raw[:-1]
+    try:
+        value = float(raw) * mult if "." in raw else int(raw) * mult
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not an amount: type whole chips, e.g. {lo}") from None
+    if value != int(value) or value < 0:
+        raise ValueError(f"{text.strip()!r} is not a whole number of chips")
+    amount = int(value)
+    if amount < lo:
+        raise ValueError(
+            f"{word} {chips(amount)} is below the minimum {chips(lo)}: type {chips(lo)} to {chips(hi)}"
+        )
+    if amount > hi:
+        raise ValueError(
+            f"{word} {chips(amount)} is more than you have: the most is {chips(hi)} (all in)"
+        )
+    return amount
+
+
+# -- the bindings ---------------------------------------------------------------------------
+
+
+def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
+    ui = actions.ui
+    kb = KeyBindings()
+
+    typing = Condition(lambda: ui.input_mode is not None)
+    confirming = Condition(lambda: ui.pending is not None)
+    idle = ~typing & ~confirming
+    my_turn = idle & Condition(lambda: is_my_turn(model))
+    player = Condition(lambda: model.me.role == "player")
+    director = Condition(lambda: model.me.role == "director")
+    history_open = idle & Condition(lambda: ui.overlay is Overlay.HISTORY)
+
+    def notice(text: str, tone: Tone = Tone.INFO) -> None:
+        ui.say(text, tone, actions.now() + NOTICE_SECONDS)
+
+    def turn() -> PendingTurn:
+        t = model.turn
+        assert t is not None  # the my_turn filter checked it
+        return t
+
+    def act(action: Action) -> None:
+        t = turn()
+        msg = action_to_act(action, t.hand_no, t.msg.table)
+        if actions.send(msg):
+            t.acted = True
+            ui.notice = None
+        else:
+            notice("not connected: nothing was sent", Tone.ERROR)
+
+    def raise_action(legal: LegalActions, amount: int) -> Action:
+        return Action.bet(amount) if legal.is_bet else Action.raise_to(amount)
+
+    def pot_total() -> int:
+        return model.table.pot_total if model.table is not None else 0
+
+    # ---- acting --------------------------------------------------------------------------
+
+    @kb.add("f", filter=my_turn)
+    def _fold(event: KeyPressEvent) -> None:
+        if turn().legal.fold:
+            act(Action.fold())
+        else:
+            notice("checking is free, so folding is not offered: press c to check")
+
+    @kb.add("c", filter=my_turn)
+    def _check_call(event: KeyPressEvent) -> None:
+        legal = turn().legal
+        if legal.check:
+            act(Action.check())
+        elif legal.call is not None:
+            act(Action.call())
+        else:
+            notice("you cannot check or call now")
+
+    def open_raise(index: int) -> None:
+        legal = turn().legal
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        if lo is None or hi is None:
+            notice("you cannot bet or raise now" + ("; c calls" if legal.call is not None else ""))
+            return
+        if lo == hi:
+            notice(f"your stack only allows all in ({chips(hi)}): press a")
+            return
+        sizes = quick_sizes(legal, pot_total())
+        index = min(index, len(sizes) - 1)
+        ui.quick_index = index
+        ui.open_input(InputMode.RAISE, str(sizes[index][1]))
+        ui.notice = None
+        focus_input(actions)
+
+    @kb.add("r", filter=my_turn)
+    def _raise(event: KeyPressEvent) -> None:
+        open_raise(0)
+
+    for i, key in enumerate("1234"):
+
+        @kb.add(key, filter=my_turn)
+        def _quick(event: KeyPressEvent, i: int = i) -> None:
+            # 4 is all in: the last quick size whatever how many distinct ones there are.
+            open_raise(i if i < 3 else 99)
+
+    @kb.add("a", filter=my_turn)
+    def _all_in(event: KeyPressEvent) -> None:
+        t = turn()
+        if all_in_amount(t) is None:
+            notice("nothing to go all in for: you can only check")
+            return
+        act(Action.all_in())
+
+    # ---- the text box ----------------------------------------------------------------------
+
+    @kb.add("enter", filter=typing, eager=True)
+    def _enter(event: KeyPressEvent) -> None:
+        text = ui.buffer.text
+        mode = ui.input_mode
+        if mode is InputMode.RAISE:
+            t = model.turn
+            if t is None or not is_my_turn(model):
+                close_input(actions)
+                notice("your turn is over: nothing was sent")
+                return
+            try:
+                amount = parse_raise(text, t.legal, pot_total())
+            except ValueError as exc:
+                notice(str(exc), Tone.ERROR)
+                return
+            close_input(actions)
+            act(raise_action(t.legal, amount))
+        elif mode is InputMode.CHAT:
+            close_input(actions)
+            send_chat(text)
+        elif mode is InputMode.DIRECTOR:
+            try:
+                command, summary = parse_command(text, model.lobby)
+            except DirectorInputError as exc:
+                notice(str(exc), Tone.ERROR)
+                return
+            close_input(actions)
+            ui.pending = PendingCommand(command=command, summary=summary)
+
+    @kb.add("escape", filter=typing, eager=True)
+    @kb.add("c-g", filter=typing)
+    def _cancel_input(event: KeyPressEvent) -> None:
+        close_input(actions)
+        ui.notice = None
+
+    @kb.add("tab", filter=typing & Condition(lambda: ui.input_mode is InputMode.RAISE), eager=True)
+    @kb.add("s-tab", filter=typing & Condition(lambda: ui.input_mode is InputMode.RAISE), eager=True)
+    def _cycle_size(event: KeyPressEvent) -> None:
+        t = model.turn
+        if t is None:
+            return
+        sizes = quick_sizes(t.legal, pot_total())
+        if not sizes:
+            return
+        step = -1 if event.key_sequence[0].key == Keys.BackTab else 1
+        ui.quick_index = (ui.quick_index + step) % len(sizes)
+        label, amount = sizes[ui.quick_index]
+        ui.open_input(InputMode.RAISE, str(amount))
+        notice(f"{label}: {chips(amount)}")
+
+    def send_chat(text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if text.startswith("/director"):
+            body = text[len("/director"):].strip() or "please come to my table"
+            actions.send(m.CallDirector(message=body[:500]))
+            notice("the director has been called")
+            return
+        scope: m.Scope = "table" if model.table is not None and model.me.role == "player" else "lobby"
+        if text.startswith("/lobby"):
+            scope, text = "lobby", text[len("/lobby"):].strip()
+            if not text:
+                return
+        actions.send(m.Chat(scope=scope, text=text[:500]))
+
+    # ---- director confirmations ----------------------------------------------------------
+
+    @kb.add("y", filter=confirming)
+    @kb.add("enter", filter=confirming)
+    def _confirm(event: KeyPressEvent) -> None:
+        pending = ui.pending
+        ui.pending = None
+        if pending is None:
+            return
+        if actions.send(m.DirectorCommand(command=pending.command)):
+            notice(f"sent: {pending.summary}")
+        else:
+            notice("not connected: nothing was sent", Tone.ERROR)
+
+    @kb.add("n", filter=confirming)
+    @kb.add("escape", filter=confirming, eager=True)
+    def _decline(event: KeyPressEvent) -> None:
+        ui.pending = None
+        notice("cancelled")
+
+    # ---- anytime ---------------------------------------------------------------------------
+
+    @kb.add("s", filter=idle & player)
+    def _sit_out(event: KeyPressEvent) -> None:
+        me = model.my_seat
+        if me is not None and me.sitting_out:
+            actions.send(m.ImBack())
+            notice("welcome back: you play from the next hand")
+        else:
+            actions.send(m.SitOut())
+            notice("sitting out from the next hand: press s when you are back")
+
+    @kb.add("t", filter=idle)
+    def _chat(event: KeyPressEvent) -> None:
+        ui.open_input(InputMode.CHAT)
+        focus_input(actions)
+
+    @kb.add(":", filter=idle & director)
+    def _director(event: KeyPressEvent) -> None:
+        ui.open_input(InputMode.DIRECTOR)
+        focus_input(actions)
+
+    @kb.add("h", filter=idle)
+    def _history(event: KeyPressEvent) -> None:
+        if ui.overlay is Overlay.HISTORY:
+            ui.overlay = None
+            return
+        ui.overlay = Overlay.HISTORY
+        ui.history_index = -1
+        actions.send(m.HistoryRequest(last=20))
+
+    @kb.add("left", filter=history_open)
+    def _older(event: KeyPressEvent) -> None:
+        n = len(model.history.hands) if model.history is not None else 0
+        if n:
+            idx = ui.history_index if 0 <= ui.history_index < n else n - 1
+            ui.history_index = max(0, idx - 1)
+
+    @kb.add("right", filter=history_open)
+    def _newer(event: KeyPressEvent) -> None:
+        n = len(model.history.hands) if model.history is not None else 0
+        if n:
+            idx = ui.history_index if 0 <= ui.history_index < n else n - 1
+            ui.history_index = min(n - 1, idx + 1)
+
+    @kb.add("?", filter=idle)
+    def _help(event: KeyPressEvent) -> None:
+        ui.overlay = None if ui.overlay is Overlay.HELP else Overlay.HELP
+
+    @kb.add("l", filter=idle)
+    def _lobby(event: KeyPressEvent) -> None:
+        if ui.overlay is Overlay.LOBBY:
+            ui.overlay = None
+            return
+        ui.overlay = Overlay.LOBBY
+        actions.send(m.LobbyRequest())
+
+    @kb.add("tab", filter=idle)
+    def _panel(event: KeyPressEvent) -> None:
+        panels = list(Panel)
+        ui.panel = panels[(panels.index(ui.panel) + 1) % len(panels)]
+        if ui.panel is Panel.STANDINGS:
+            actions.send(m.StandingsRequest())
+
+    @kb.add("escape", filter=idle, eager=True)
+    def _close(event: KeyPressEvent) -> None:
+        ui.overlay = None
+        ui.notice = None
+
+    @kb.add("q", filter=idle)
+    @kb.add("c-c")
+    @kb.add("<sigint>")
+    def _quit(event: KeyPressEvent) -> None:
+        actions.quit()
+
+    return kb
+
+
+def focus_input(actions: Actions) -> None:
+    """Put the cursor in the text box (a no-op outside a running Application)."""
+    from prompt_toolkit.application.current import get_app_or_none
+
+    app = get_app_or_none()
+    if app is None:
+        return
+    try:
+        app.layout.focus(actions.ui.buffer)
+    except ValueError:
+        pass
+
+
+def close_input(actions: Actions) -> None:
+    actions.ui.close_input()
+    from prompt_toolkit.application.current import get_app_or_none
+
+    app = get_app_or_none()
+    if app is not None:
+        focus_screen(app)

@@ -1,0 +1,102 @@
+"""The terminal's own state: what is open on screen, what is being typed, the last notice.
+
+The client model (``client.model.ClientModel``) holds what the server said; this holds what
+only the terminal knows: which overlay is up, which side panel shows, the text box being
+typed into and what it is for, a director command waiting for its confirmation, and the
+last notice for the player ("raise to 250 is below the minimum raise to 400"). The render
+functions read both; the key bindings change this one and send protocol messages through
+an ``Actions`` object, which keeps them testable without a network.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Protocol
+
+import attrs
+from prompt_toolkit.buffer import Buffer
+
+from protocol import messages as m
+
+
+class Overlay(enum.StrEnum):
+    """A screen shown over the table until Esc (or its key again)."""
+
+    HELP = "help"
+    HISTORY = "history"
+    STANDINGS = "standings"
+    LOBBY = "lobby"
+
+
+class Panel(enum.StrEnum):
+    """What the side panel next to the table shows (Tab cycles)."""
+
+    LOG = "log"
+    CHAT = "chat"
+    STANDINGS = "standings"
+
+
+class InputMode(enum.StrEnum):
+    """What the one-line text box at the bottom is for."""
+
+    RAISE = "raise"
+    CHAT = "chat"
+    DIRECTOR = "director"
+
+
+class Tone(enum.StrEnum):
+    INFO = "info"
+    ERROR = "error"
+
+
+@attrs.define(kw_only=True)
+class Notice:
+    text: str
+    tone: Tone = Tone.INFO
+    until: float | None = None  # on the render clock; None: until replaced
+
+
+@attrs.define(kw_only=True)
+class PendingCommand:
+    """A director command typed and parsed, waiting for y/n."""
+
+    command: m.Command
+    summary: str
+
+
+@attrs.define(kw_only=True)
+class UiState:
+    ascii: bool = False
+    overlay: Overlay | None = None
+    panel: Panel = Panel.LOG
+    input_mode: InputMode | None = None
+    buffer: Buffer = attrs.Factory(lambda: Buffer(multiline=False, name="input"))
+    notice: Notice | None = None
+    pending: PendingCommand | None = None
+    history_index: int = -1  # which hand of model.history the overlay shows; -1: the last
+    quick_index: int = 0  # which quick size Tab picked last in the raise box
+    server_label: str = ""  # "host:port", for the connecting and refused screens
+    last_error_seen: int = 0  # id() of the model's last_error already turned into a notice
+
+    def say(self, text: str, tone: Tone = Tone.INFO, until: float | None = None) -> None:
+        self.notice = Notice(text=text, tone=tone, until=until)
+
+    def open_input(self, mode: InputMode, text: str = "") -> None:
+        self.input_mode = mode
+        self.buffer.set_document(self.buffer.document.__class__(text, len(text)), bypass_readonly=True)
+
+    def close_input(self) -> None:
+        self.input_mode = None
+        self.buffer.reset()
+
+
+class Actions(Protocol):
+    """What the key bindings may do besides changing ``ui``: send a message, or quit."""
+
+    ui: UiState
+
+    def send(self, msg: m.ClientMessage) -> bool: ...
+
+    def quit(self) -> None: ...
+
+    def now(self) -> float: ...

@@ -1,0 +1,353 @@
+"""``hickory``: the terminal client a player runs to sit at a tournament table.
+
+    hickory [HOST[:PORT]] --name NAME [--password P]     play (join, or come back)
+    hickory [HOST[:PORT]] --spectate [TABLE]             watch, no hole cards
+    hickory [HOST[:PORT]] --director SECRET              run the tournament
+
+The session token a join earns is saved per server and name in the user's config
+directory (``$XDG_CONFIG_HOME/hickory/tokens.json``, else ``~/.config/hickory/``, mode
+0600), so starting the client again puts the player back in their seat, mid-hand if need
+be. The network side is a ``ClientSession`` running in Trio guest mode on the asyncio loop
+prompt_toolkit draws from: one thread, no locks; key handlers queue messages with
+``send_nowait`` and the session invalidates the screen after every change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+import trio
+from prompt_toolkit.application import Application
+
+from client.model import ClientModel, ConnectionState
+from client.session import ClientSession
+from client.tui.app import create_application, note_server_message
+from client.tui.state import UiState
+from protocol import errors as E
+from protocol import messages as m
+
+__all__ = ["main", "parse_address", "refusal_text", "TokenStore"]
+
+NAME_RULE: m.Text = get_args(m.Name)[1]
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 7777
+
+
+# =====================================================================================
+# Where the server is
+# =====================================================================================
+
+
+def parse_address(text: str | None) -> tuple[str, int]:
+    """``HOST``, ``HOST:PORT``, ``:PORT``, ``[v6]:PORT`` or a bare v6 address to (host, port)."""
+    if not text:
+        return DEFAULT_HOST, DEFAULT_PORT
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, _, port = text.partition(":")
+    else:
+        host, port = text, ""
+    host = host or DEFAULT_HOST
+    if not port:
+        return host, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not a port: {port!r} (use HOST:PORT, e.g. 192.168.1.20:{DEFAULT_PORT})")
+    return host, int(port)
+
+
+# =====================================================================================
+# Session tokens, kept between runs
+# =====================================================================================
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / "hickory"
+
+
+class TokenStore:
+    """Session tokens by server ("host:port") and player name, in one JSON file (mode 0600).
+
+    The token is the key to a seat, so the file is written owner-only, atomically (a
+    temporary file renamed over it), and a damaged file is treated as empty rather than
+    stopping anyone from playing.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else config_dir() / "tokens.json"
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {
+            k: {n: t for n, t in v.items() if isinstance(n, str) and isinstance(t, str)}
+            for k, v in data.items()
+            if isinstance(k, str) and isinstance(v, dict)
+        }
+
+    def get(self, server: str, name: str) -> str | None:
+        return self._load().get(server, {}).get(name)
+
+    def put(self, server: str, name: str, token: str | None) -> None:
+        """Save (or with None, forget) the token for ``name`` on ``server``."""
+        data = self._load()
+        names = data.setdefault(server, {})
+        if token is None:
+            names.pop(name, None)
+            if not names:
+                data.pop(server, None)
+        else:
+            names[name] = token
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".tokens-", dir=self.path.parent)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2, sort_keys=True)
+                f.write("\n")
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+# =====================================================================================
+# Refusals, in words a player can act on
+# =====================================================================================
+
+
+def refusal_text(code: str | None, message: str, args: argparse.Namespace) -> str:
+    """What the player should do about a refusal (the server's own message follows)."""
+    hint = {
+        E.WRONG_PASSWORD: "Wrong password: ask the organiser for it and start again with --password",
+        E.NAME_TAKEN: f"The name {getattr(args, 'name', '')!r} is taken: choose another with --name",
+        E.SERVER_FULL: "The server is full: no seat or connection slot is free",
+        E.UNSUPPORTED_VERSION: "This client and the server speak different protocol versions: "
+        "update the client",
+        E.UNAUTHORIZED: "Refused: check the director secret" if getattr(args, "director", None) else "Refused",
+        E.BAD_TOKEN: "The saved seat is no longer valid on this server",
+        E.TOURNAMENT_OVER: "The tournament is over",
+        E.INVALID_STATE: "The tournament is not taking new players now",
+    }.get(code or "")
+    return f"{hint}. Server said: {message}" if hint else message
+
+
+# =====================================================================================
+# The client: prompt_toolkit on asyncio, the session in Trio guest mode
+# =====================================================================================
+
+
+class Client:
+    """The ``Actions`` the key bindings use, and the Trio side that feeds the model."""
+
+    def __init__(self, args: argparse.Namespace, host: str, port: int, tokens: TokenStore) -> None:
+        self.args = args
+        self.host, self.port = host, port
+        self.server_key = f"{host}:{port}"
+        self.tokens = tokens
+        self.model = ClientModel()
+        self.ui = UiState(ascii=args.ascii, server_label=self.server_key)
+        self.app: Application[None] | None = None
+        self.session: ClientSession | None = None
+        self.trio_token: trio.lowlevel.TrioToken | None = None
+        self._offset = 0.0
+        self._stop: trio.Event | None = None
+        self.refusal: str | None = None
+
+    # -- Actions ------------------------------------------------------------------------
+
+    def send(self, msg: m.ClientMessage) -> bool:
+        s = self.session
+        return s.send_nowait(msg) if s is not None else False
+
+    def quit(self) -> None:
+        app = self.app
+        if app is not None and app.is_running and app.future is not None and not app.future.done():
+            app.exit()
+
+    def now(self) -> float:
+        """The session's clock (Trio's), read from outside Trio."""
+        return time.perf_counter() + self._offset
+
+    # -- called from outside Trio ---------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask the Trio side to say goodbye and finish (no-op if it already has)."""
+        token, stop = self.trio_token, self._stop
+        if token is None or stop is None:
+            return
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(stop.set)
+
+    # -- the Trio side ----------------------------------------------------------------------
+
+    async def trio_main(self) -> None:
+        self.trio_token = trio.lowlevel.current_trio_token()
+        self._offset = trio.current_time() - time.perf_counter()
+        self._stop = trio.Event()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._sessions)
+            await self._stop.wait()
+            session = self.session
+            if session is not None:
+                with trio.move_on_after(2):
+                    await session.close("the player quit")
+            nursery.cancel_scope.cancel()
+
+    async def _sessions(self) -> None:
+        """Run the session; a saved token the server no longer knows falls back to a join."""
+        args = self.args
+        while True:
+            token = None
+            if args.name is not None:
+                token = self.tokens.get(self.server_key, args.name)
+            self.model.me.token = token
+            session = ClientSession(
+                self.host,
+                self.port,
+                name=args.name,
+                password=args.password,
+                token=token,
+                spectate=args.spectate is not None,
+                spectate_table=args.spectate or None,
+                director_secret=args.director,
+                model=self.model,
+                on_change=self._changed,
+                on_message=self._message,
+            )
+            self.session = session
+            await session.run()
+            err = self.model.last_error
+            code = err.code if err is not None else None
+            if self.model.connection is ConnectionState.REFUSED:
+                if code == E.BAD_TOKEN and token is not None and args.name is not None:
+                    self.tokens.put(self.server_key, args.name, None)
+                    self.model.last_error = None
+                    continue
+                reason = err.message if err is not None else (self.model.connection_reason or "refused")
+                self.refusal = refusal_text(code, reason, args)
+                self.model.connection_reason = self.refusal
+                self._changed(self.model)
+            return
+
+    def _changed(self, model: ClientModel) -> None:
+        if self.app is not None:
+            self.app.invalidate()
+
+    def _message(self, msg: m.ServerMessage, now: float) -> None:
+        model = self.model
+        if isinstance(msg, m.Welcome) and msg.token is not None and msg.name is not None:
+            try:
+                self.tokens.put(self.server_key, msg.name, msg.token)
+            except OSError as exc:
+                self.ui.say(f"could not save the session token: {exc}")
+        if model.me.role in ("spectator", "director") and model.table is None:
+            # Watch a table as soon as there is one (a director is not sent one by itself).
+            if isinstance(msg, m.Welcome) and msg.table is not None:
+                self.send(m.SnapshotRequest(table=msg.table))
+            elif isinstance(msg, m.Lobby) and msg.tables and model.connection is ConnectionState.CONNECTED:
+                self.send(m.SnapshotRequest(table=msg.tables[0].table))
+        note_server_message(model, self, msg, now)
+
+
+async def run_client(args: argparse.Namespace, host: str, port: int, tokens: TokenStore) -> int:
+    client = Client(args, host, port, tokens)
+    app = create_application(client.model, client, client.now)
+    client.app = app
+    loop = asyncio.get_running_loop()
+    trio_done: asyncio.Future[Any] = loop.create_future()
+
+    def done_callback(outcome: Any) -> None:
+        if not trio_done.done():
+            trio_done.set_result(outcome)
+        client.quit()
+
+    def start_trio() -> None:
+        trio.lowlevel.start_guest_run(
+            client.trio_main,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=loop.call_soon,
+            host_uses_signal_set_wakeup_fd=True,
+            done_callback=done_callback,
+        )
+
+    try:
+        await app.run_async(pre_run=start_trio)
+    finally:
+        client.stop()
+        outcome = await trio_done
+    outcome.unwrap()
+    if client.refusal:
+        print(f"hickory: {client.refusal}", file=sys.stderr)
+        return 1
+    model = client.model
+    if model.finished is not None:
+        place = model.my_place
+        print(f"{model.finished.name} is over" + (f": you finished in place {place}." if place else "."))
+    elif model.me.role == "player" and model.me.name:
+        print(f"Your seat is kept. Come back with: hickory {host}:{port} --name {model.me.name}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="hickory",
+        description="Play in a Hickory poker tournament from your terminal.",
+        epilog="Keys at the table: f fold, c check/call, r raise, a all in, ? for the rest.",
+    )
+    p.add_argument("server", nargs="?", metavar="HOST[:PORT]",
+                   help=f"the server (default {DEFAULT_HOST}:{DEFAULT_PORT})")
+    p.add_argument("--name", help="your player name (1-24 characters)")
+    p.add_argument("--password", help="the tournament's password, if it has one")
+    p.add_argument("--spectate", nargs="?", type=int, const=0, metavar="TABLE",
+                   help="watch (a table, or the first one) without playing")
+    p.add_argument("--director", metavar="SECRET", help="log in as the tournament director")
+    p.add_argument("--ascii", action="store_true", help="plain letters for suits (As Kh), no symbols")
+    p.add_argument("--token-file", type=Path, help=argparse.SUPPRESS)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    roles = [args.name is not None, args.spectate is not None, args.director is not None]
+    if sum(roles) != 1:
+        parser.error("give --name NAME to play, or --spectate, or --director SECRET (one of them)")
+    if args.name is not None:
+        problem = NAME_RULE.problem(args.name)
+        if problem:
+            parser.error(f"--name: {problem}")
+    try:
+        host, port = parse_address(args.server)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("hickory: needs a terminal (stdin and stdout must be a TTY)", file=sys.stderr)
+        return 2
+    tokens = TokenStore(args.token_file)
+    try:
+        return asyncio.run(run_client(args, host, port, tokens))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

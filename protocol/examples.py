@@ -138,8 +138,8 @@ HAND_RECORD = m.HandRecord(
     ),
     board=("Ah", "7c", "7d", "2s", "9h"),
     shown=(
-        m.ShownHand(seat=0, cards=("Ac", "Qd"), hand_name="two pair, aces and sevens"),
-        m.ShownHand(seat=8, cards=("Ad", "Qh"), hand_name="two pair, aces and sevens"),
+        m.ShownHand(seat=0, cards=("Ac", "Qd"), hand_name="Two pair, aces and sevens"),
+        m.ShownHand(seat=8, cards=("Ad", "Qh"), hand_name="Two pair, aces and sevens"),
     ),
     your_seat=0,
     your_cards=("Ac", "Qd"),
@@ -148,6 +148,7 @@ HAND_RECORD = m.HandRecord(
             pot=0,
             amount=1502,
             winners=(m.Winner(seat=0, amount=751), m.Winner(seat=8, amount=751)),
+            hand_name="Two pair, aces and sevens",
             remainder_carried=0,
         ),
     ),
@@ -272,7 +273,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         seq=15,
     ),
     m.Showdown(
-        table=1, hand_no=42, seat=0, cards=("As", "Kd"), hand_name="a straight, ace high",
+        table=1, hand_no=42, seat=0, cards=("As", "Kd"), hand_name="Straight, ace high",
         seq=16,
     ),
     m.PotAwarded(
@@ -281,6 +282,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         pot=0,
         amount=1451,
         winners=(m.Winner(seat=0, amount=725), m.Winner(seat=6, amount=725)),
+        hand_name="Straight, ace high",
         remainder_carried=1,
         seq=17,
     ),

@@ -1,11 +1,18 @@
 """A plain test client: real TCP, the protocol codec, no client library.
 
 Tests use it to speak to a real server exactly as a third-party client would.
+
+Two ways to read: ``recv()`` pulls the next line straight off the socket; or run
+``pump()`` in a task (it reads everything into ``received``) and wait with ``next()`` /
+``wait_for()``, which several tests can do on several clients without losing a line.
+Every line received is kept verbatim in ``lines`` (the hidden-card test checks them).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import trio
 
@@ -13,43 +20,142 @@ import protocol.messages as m
 from protocol.codec import decode_server, encode
 from protocol.framing import LineBuffer
 
+T = TypeVar("T")
+
 
 class RawClient:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
-        self.buf = LineBuffer(1 << 20)
+        self.buf = LineBuffer(1 << 22)
         self.pending: list[bytes] = []
         self.received: list[m.ServerMessage] = []
         self.lines: list[bytes] = []
+        self.cursor = 0  # next() looks at received[cursor:]
+        self.eof = False
+        self._changed = trio.Event()
+        self.token: str | None = None
+        self.player_id: int | None = None
+        self.name: str | None = None
+        self.auto_pong = True  # pump() answers the server's pings
+        self._send_lock = trio.Lock()
 
     @classmethod
-    async def connect(cls, port: int) -> RawClient:
-        return cls(await trio.open_tcp_stream("127.0.0.1", port))
+    async def connect(cls, port: int, *, rcvbuf: int | None = None) -> RawClient:
+        if rcvbuf is None:
+            return cls(await trio.open_tcp_stream("127.0.0.1", port))
+        # A small receive buffer, set before connecting so the window stays small.
+        sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_STREAM)
+        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, rcvbuf)
+        await sock.connect(("127.0.0.1", port))
+        return cls(trio.SocketStream(sock))
 
-    async def send(self, msg: Any) -> None:
-        await self.stream.send_all(encode(msg) + b"\n")
+    @property
+    def local_port(self) -> int:
+        return int(self.stream.socket.getsockname()[1])
+
+    # -- sending ------------------------------------------------------------------------
 
     async def send_raw(self, data: bytes) -> None:
-        await self.stream.send_all(data)
+        async with self._send_lock:
+            await self.stream.send_all(data)
 
-    async def recv(self) -> m.ServerMessage:
+    async def send(self, msg: Any) -> None:
+        await self.send_raw(encode(msg) + b"\n")
+
+    async def send_json(self, obj: Any) -> None:
+        await self.send_raw(json.dumps(obj).encode() + b"\n")
+
+    # -- reading straight off the socket ----------------------------------------------
+
+    async def _read_line(self) -> bytes:
         while not self.pending:
-            data = await self.stream.receive_some(65536)
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise EOFError("connection reset") from exc
             if not data:
                 raise EOFError("server closed the connection")
             self.pending.extend(self.buf.feed(data))
-        line = self.pending.pop(0)
+        return self.pending.pop(0)
+
+    def _take(self, line: bytes) -> m.ServerMessage:
         self.lines.append(line)
         msg = decode_server(line)
         self.received.append(msg)
+        self._changed.set()
+        self._changed = trio.Event()
         return msg
 
-    async def recv_until(self, kind: type, limit: int = 100_000) -> Any:
+    async def recv(self) -> m.ServerMessage:
+        return self._take(await self._read_line())
+
+    async def recv_until(self, kind: type[T], limit: int = 100_000) -> T:
         for _ in range(limit):
             msg = await self.recv()
             if isinstance(msg, kind):
                 return msg
         raise AssertionError(f"no {kind.__name__} within {limit} messages")
+
+    async def read_to_eof(self) -> list[m.ServerMessage]:
+        """Everything the server still sends until it closes the connection."""
+        out = []
+        while True:
+            try:
+                out.append(await self.recv())
+            except EOFError:
+                self.eof = True
+                return out
+
+    # -- reading in the background ----------------------------------------------------
+
+    async def pump(self) -> None:
+        """Read every line into ``received`` until the server closes the connection."""
+        try:
+            while True:
+                msg = self._take(await self._read_line())
+                if self.auto_pong and isinstance(msg, m.ServerPing):
+                    try:
+                        await self.send(m.Pong(nonce=msg.nonce))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
+        except EOFError:
+            pass
+        finally:
+            self.eof = True
+            self._changed.set()
+
+    async def changed(self) -> None:
+        """Wait for the next line (or EOF) to arrive through ``pump()``."""
+        if not self.eof:
+            await self._changed.wait()
+
+    def find(self, pred: Callable[[m.ServerMessage], bool]) -> m.ServerMessage | None:
+        """The first message past the cursor matching ``pred`` (cursor moves past it)."""
+        for i in range(self.cursor, len(self.received)):
+            if pred(self.received[i]):
+                self.cursor = i + 1
+                return self.received[i]
+        return None
+
+    async def wait_for(self, pred: Callable[[m.ServerMessage], bool]) -> m.ServerMessage:
+        while True:
+            found = self.find(pred)
+            if found is not None:
+                return found
+            if self.eof:
+                raise EOFError(f"{self.name}: connection closed while waiting")
+            await self.changed()
+
+    async def next(self, kind: type[T], pred: Callable[[T], bool] | None = None) -> T:
+        """The next message of ``kind`` (and matching ``pred``) after the cursor."""
+        msg = await self.wait_for(lambda x: isinstance(x, kind) and (pred is None or pred(x)))
+        return msg  # type: ignore[return-value]
+
+    def skip(self) -> None:
+        """Move the cursor past everything received so far."""
+        self.cursor = len(self.received)
+
+    # -- handshakes ---------------------------------------------------------------------
 
     async def join(self, name: str, **kw: Any) -> m.Welcome:
         await self.recv_until(m.Hello)
@@ -58,6 +164,24 @@ class RawClient:
         if isinstance(msg, m.Error):
             raise AssertionError(f"join refused: {msg.message}")
         assert isinstance(msg, m.Welcome)
+        self.token, self.player_id, self.name = msg.token, msg.player_id, name
+        return msg
+
+    async def resume(self, token: str) -> m.ServerMessage:
+        """Send resume; return the reply (welcome or error)."""
+        await self.recv_until(m.Hello)
+        await self.send(m.Resume(version=1, token=token))
+        msg = await self.recv_until((m.Welcome, m.Error))  # type: ignore[arg-type]
+        if isinstance(msg, m.Welcome):
+            self.token, self.player_id, self.name = token, msg.player_id, msg.name
+        return msg  # type: ignore[no-any-return]
+
+    async def spectate(self, table: int | None = None) -> m.Welcome:
+        await self.recv_until(m.Hello)
+        await self.send(m.Spectate(version=1, table=table))
+        msg = await self.recv()
+        assert isinstance(msg, m.Welcome), msg
+        self.name = f"spectator@{table}"
         return msg
 
     async def aclose(self) -> None:

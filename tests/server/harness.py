@@ -1,0 +1,119 @@
+"""A real server in the test's own Trio run, fast tournament settings, and test bots.
+
+``running(config)`` starts ``Server(config).run`` with ``nursery.start`` on 127.0.0.1
+port 0 and yields the server and its port; leaving the block cancels it. Bots here are
+plain ``RawClient`` loops, so they speak exactly the wire protocol.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import attrs
+import trio
+
+import protocol.messages as m
+from server.app import Server
+from server.config import ServerConfig
+from tests.server.rawclient import RawClient
+
+FAST_SCHEDULE = ((10, 20), (20, 40), (50, 100), (100, 200), (200, 400), (500, 1000),
+                 (1000, 2000), (2000, 4000), (5000, 10000), (10000, 20000))
+
+
+def config(**kw: Any) -> ServerConfig:
+    """Test settings: no database, no deadline, port 0; anything can be overridden."""
+    base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret")
+    base.update(kw)
+    return ServerConfig(**base)
+
+
+def fast_config(players: int, **kw: Any) -> ServerConfig:
+    """A tournament that ends in a few dozen hands: small stacks, blinds up every 2 hands."""
+    base: dict[str, Any] = dict(start_at=players, starting_stack=1000, hands_per_level=2,
+                                schedule=FAST_SCHEDULE)
+    base.update(kw)
+    return config(**base)
+
+
+@asynccontextmanager
+async def running(cfg: ServerConfig, *, server: Server | None = None,
+                  seed: int = 1) -> AsyncIterator[tuple[Server, int]]:
+    srv = server if server is not None else Server(cfg, seed=seed)
+    srv.deck_rng = random.Random(seed)  # type: ignore[assignment]  # deterministic decks
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(srv.run)
+        try:
+            yield srv, port
+        finally:
+            nursery.cancel_scope.cancel()
+
+
+async def joined(port: int, names: list[str]) -> list[RawClient]:
+    """Connect and join in order (player ids follow the order)."""
+    clients = []
+    for name in names:
+        c = await RawClient.connect(port)
+        await c.join(name)
+        clients.append(c)
+    return clients
+
+
+Choose = Callable[[m.YourTurn, random.Random], m.Act]
+
+
+def check_call(turn: m.YourTurn, rng: random.Random) -> m.Act:
+    action = "check" if turn.legal.check else "call"
+    return m.Act(hand_no=turn.hand_no, action=action)
+
+
+def pusher(turn: m.YourTurn, rng: random.Random) -> m.Act:
+    """Mostly check/call; shoves now and then, calls big bets only sometimes: a tournament
+    of this bot ends in a hundred-odd hands, with busts, balancing and table breaks."""
+    legal = turn.legal
+    if legal.max_raise_to is not None and rng.random() < 0.04:
+        return m.Act(hand_no=turn.hand_no, action="all_in")
+    if legal.check:
+        return m.Act(hand_no=turn.hand_no, action="check")
+    assert legal.call is not None
+    big = legal.max_raise_to is None or legal.call * 4 > legal.max_raise_to
+    if big and rng.random() < 0.6:
+        return m.Act(hand_no=turn.hand_no, action="fold")
+    return m.Act(hand_no=turn.hand_no, action="call")
+
+
+@attrs.define
+class BotResult:
+    name: str
+    finished: m.TournamentFinished | None = None
+    errors: list[m.Error] = attrs.Factory(list)
+    hands: int = 0
+    acted: int = 0
+
+
+async def play(client: RawClient, result: BotResult, choose: Choose = check_call,
+               seed: int = 0, on_message: Callable[[m.ServerMessage], None] | None = None) -> None:
+    """Answer every your_turn (and ping) until the tournament finishes."""
+    rng = random.Random(seed)
+    while True:
+        try:
+            msg = await client.recv()
+        except EOFError:
+            return
+        if on_message is not None:
+            on_message(msg)
+        if isinstance(msg, m.YourTurn):
+            await client.send(choose(msg, rng))
+            result.acted += 1
+        elif isinstance(msg, m.ServerPing):
+            await client.send(m.Pong(nonce=msg.nonce))
+        elif isinstance(msg, m.HandStarted):
+            result.hands += 1
+        elif isinstance(msg, m.Error):
+            result.errors.append(msg)
+        elif isinstance(msg, m.TournamentFinished):
+            result.finished = msg
+            return

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -41,6 +42,17 @@ def _config_json(config: ServerConfig) -> str:
     return json.dumps(data)
 
 
+def stored_config(config: ServerConfig, text: str | None) -> ServerConfig:
+    """``config`` with the tournament's own options as the first start fixed them."""
+    stored = json.loads(text or "{}")
+    stored = {k: v for k, v in stored.items() if k in TOURNAMENT_FIELDS}
+    if stored.get("schedule") is not None:
+        stored["schedule"] = tuple(tuple(x) for x in stored["schedule"])
+    if "ruleset" in stored:
+        stored["ruleset"] = Ruleset(stored["ruleset"])
+    return attrs.evolve(config, **stored)
+
+
 def open_server(config: ServerConfig) -> Server:
     """The server for ``config``: fresh, or resumed from its database."""
     if config.db is None:
@@ -56,12 +68,7 @@ def open_server(config: ServerConfig) -> Server:
         ])
         log.info("new tournament in %s", config.db)
         return server
-    stored = json.loads(store.get_meta("config") or "{}")
-    if "schedule" in stored and stored["schedule"] is not None:
-        stored["schedule"] = tuple(tuple(x) for x in stored["schedule"])
-    if "ruleset" in stored:
-        stored["ruleset"] = Ruleset(stored["ruleset"])
-    config = attrs.evolve(config, **stored)
+    config = stored_config(config, store.get_meta("config"))
     server = Server(config, store=store, seed=int(seed_text))
     wall = store.get_meta("deadline_wall")
     if wall is not None:
@@ -73,12 +80,34 @@ def open_server(config: ServerConfig) -> Server:
 
 
 def replay(server: Server, store: Store) -> None:
-    t = server.tournament
+    """Replay the store's log into ``server``; a hand that cannot be resumed is voided and
+    marked so in ``hands``."""
     tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}
+
+    def mark_voided(hand_no: int | None) -> None:
+        store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
+
+    replay_log(server, store.iter_inputs(), tokens, on_void=mark_voided)
+
+
+def replay_log(
+    server: Server,
+    inputs: Iterable[tuple[int, str, int | None, dict[str, Any]]],
+    tokens: Mapping[str, str],
+    *,
+    on_void: Callable[[int | None], None] | None = None,
+    after: Callable[[int, str, int | None], None] | None = None,
+) -> None:
+    """Feed logged inputs ``(seq, kind, table_id, payload)`` to ``server``'s fresh tournament.
+
+    The one replay path, for start-up and for the read-only tools (``server/tools.py``),
+    which pass no ``on_void`` (they never write) and may watch each step with ``after``.
+    """
+    t = server.tournament
     last_now = 0.0
     voided: set[int] = set()  # tables whose current hand was voided: skip its actions
     begin_carry: dict[int, int] = {}
-    for seq, kind, table_id, p in store.iter_inputs():
+    for seq, kind, table_id, p in inputs:
         last_now = max(last_now, float(p.get("now", last_now) or last_now))
         if kind == "register":
             pid = p["player_id"]
@@ -105,7 +134,9 @@ def replay(server: Server, store: Store) -> None:
                 hand.act(p["seat"], Action(kind=ActionKind(p["kind"]), amount=p["amount"]),
                          automatic=p["automatic"])
             except (IllegalAction, KeyError, ValueError) as exc:
-                void_hand(server, store, table_id, begin_carry.get(table_id, 0), f"log entry {seq}: {exc}")
+                hand_no = void_hand(server, table_id, begin_carry.get(table_id, 0), f"log entry {seq}: {exc}")
+                if on_void is not None:
+                    on_void(hand_no)
                 voided.add(table_id)
                 continue
             player = t.table(table_id).seats[p["seat"]].player_id
@@ -127,19 +158,23 @@ def replay(server: Server, store: Store) -> None:
             if ps is not None:
                 ps.sitting_out = p["sitting_out"]
                 ps.bank = p.get("bank", ps.bank)
+        if after is not None:
+            after(seq, kind, table_id)
     server._resume_at = last_now
 
 
-def void_hand(server: Server, store: Store, table_id: int, carry: int, why: str) -> None:
-    """Drop a hand that cannot be resumed: the stacks are as they were before it."""
+def void_hand(server: Server, table_id: int, carry: int, why: str) -> int | None:
+    """Drop a hand that cannot be resumed: the stacks are as they were before it.
+
+    Returns the hand's number; the caller marks it voided in the database."""
     table = server.tournament.table(table_id)
     hand = table.hand
     hand_no = hand.hand_no if hand is not None else None
     table.hand = None
     table.carry = carry
     log.error("hand #%s at table %d could not be resumed (%s); voided, every bet returned", hand_no, table_id, why)
-    store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
     server.pending_announcements.append(
         f"Hand #{hand_no} at table {table_id} could not be resumed after the restart and was voided: "
         "every bet was returned."
     )
+    return hand_no

@@ -1,0 +1,421 @@
+"""``hickory-server history`` and ``hickory-server standings``: read-only tools on a database.
+
+Both open the file read-only (``mode=ro``), so they are safe while the server runs on it:
+SQLite's WAL lets a reader see the last committed state while the writer goes on. They
+never write, never migrate and never take the server's lock.
+
+- ``history`` exports finished hands from the ``hands`` and ``hand_events`` tables:
+  ``text`` (for people), ``phh`` (the Poker Hand History standard, one ``[hand]`` section
+  per hand when there are several; pokerkit reads it) or ``json`` (the stored events, one
+  hand per line). Without ``--player`` it is the host's full record with every hole card;
+  with ``--player NAME`` it is that player's copy: their own cards, others' only as shown
+  (``--all-cards`` keeps every card).
+- ``standings`` rebuilds the tournament by replaying the ``inputs`` log through a fresh
+  ``Tournament`` (the same path the server takes at start-up, ``recovery.replay_log``) and
+  prints the places, stacks and the chip count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sqlite3
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import attrs
+
+from server.app import Server
+from server.config import ServerConfig
+from server.engine.actions import Ruleset
+from server.engine.events import Event, HandShown, HoleCardsDealt
+from server.engine.history import HandInfo, HistoryError, to_phh, to_text
+from server.records import event_from_json
+from server.recovery import replay_log, stored_config
+from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError
+from server.tournament.tournament import Phase
+
+EXIT_ERROR = 2
+EXIT_NOT_FOUND = 1
+
+
+class ToolError(Exception):
+    """A clear message for the person running the tool."""
+
+
+# -- opening the database read-only ------------------------------------------------------------
+
+
+def open_readonly(path: Path | str) -> sqlite3.Connection:
+    """Open a Hickory database for reading only; refuse anything else with a clear message.
+
+    Never creates, writes, migrates or locks the file, so it is safe next to a running server.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise StoreError(f"{path}: no such database")
+    if not path.is_file():
+        raise StoreError(f"{path} is not a file")
+    try:
+        with open(path, "rb") as f:
+            header = f.read(16)
+    except OSError as exc:
+        raise StoreError(f"{path} cannot be read: {exc.strerror}") from exc
+    if header != b"SQLite format 3\x00":
+        what = "an empty file" if not header else "not an SQLite file"
+        raise StoreError(f"{path} is not a Hickory database ({what})")
+    uri = path.absolute().as_uri() + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path} cannot be opened: {exc}") from exc
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"{path} cannot be read as a Hickory database ({exc})") from exc
+    if app_id != APPLICATION_ID:
+        conn.close()
+        raise StoreError(f"{path} is an SQLite file of another application, not a Hickory database")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(
+            f"{path} was written by a newer Hickory (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
+    missing = {"meta", "inputs", "hands", "hand_events"} - names
+    if version < SCHEMA_VERSION or missing:
+        conn.close()
+        raise StoreError(
+            f"{path} has an older or incomplete schema (version {version}); "
+            "start the server on it once to upgrade it"
+        )
+    return conn
+
+
+@attrs.frozen(kw_only=True)
+class StoredHand:
+    hand_no: int
+    table_id: int
+    level: int
+    started_at: str
+    status: str  # playing, finished, voided
+    seats: dict[int, tuple[str, str]]  # seat -> (player_id, name)
+    summary: dict[str, Any] | None
+    events: list[str]  # stored JSON, in order
+
+    def parsed(self) -> list[Event]:
+        return [event_from_json(e) for e in self.events]
+
+    def seat_of(self, name: str) -> int | None:
+        folded = name.casefold()
+        return next((s for s, (_, n) in self.seats.items() if n.casefold() == folded), None)
+
+
+def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
+    return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+
+
+def read_hands(
+    conn: sqlite3.Connection, *, hand_no: int | None = None, player: str | None = None
+) -> Iterator[StoredHand]:
+    """Stored hands in order, optionally one hand or those a player was dealt into."""
+    if hand_no is not None:
+        rows = conn.execute(
+            "SELECT hand_no, table_id, level, started_at, status, seats, summary FROM hands WHERE hand_no=?",
+            (hand_no,),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT hand_no, table_id, level, started_at, status, seats, summary FROM hands ORDER BY hand_no"
+        ).fetchall()
+    for no, table_id, level, started_at, status, seats, summary in rows:
+        hand = StoredHand(
+            hand_no=no, table_id=table_id, level=level, started_at=started_at, status=status,
+            seats={int(s): (str(p[0]), str(p[1])) for s, p in json.loads(seats).items()},
+            summary=None if summary is None else json.loads(summary),
+            events=[r[0] for r in conn.execute(
+                "SELECT event FROM hand_events WHERE hand_no=? ORDER BY idx", (no,))],
+        )
+        if player is not None and hand.seat_of(player) is None:
+            continue
+        yield hand
+
+
+# -- rebuilding the tournament by replay --------------------------------------------------------
+
+
+def load_server(conn: sqlite3.Connection, **replay_kwargs: Any) -> Server:
+    """The tournament as the log in ``conn`` makes it, replayed without writing anything.
+
+    ``replay_kwargs`` go to ``recovery.replay_log`` (``after`` to watch each step).
+    """
+    conn.execute("BEGIN")  # one consistent read while a server may be writing
+    try:
+        meta = read_meta(conn)
+        if "seed" not in meta:
+            raise ToolError("this database holds no tournament yet")
+        config = stored_config(ServerConfig(db=None, no_deadline=True), meta.get("config"))
+        server = Server(config, seed=int(meta["seed"]))
+        tokens = {str(p): str(h) for p, h in conn.execute("SELECT player_id, token_hash FROM players")}
+        inputs = (
+            (seq, kind, table_id, json.loads(payload))
+            for seq, kind, table_id, payload in conn.execute(
+                "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq")
+        )
+        try:
+            replay_log(server, inputs, tokens, **replay_kwargs)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise ToolError(f"the tournament log cannot be replayed: {exc!r}") from exc
+        return server
+    finally:
+        conn.execute("COMMIT")
+
+
+# -- history -----------------------------------------------------------------------------------
+
+
+def add_history_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = "Export hands from a Hickory database (safe while the server runs)."
+    p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
+    p.add_argument("--hand", type=int, metavar="ID", help="only this hand number")
+    p.add_argument("--player", metavar="NAME", help="only hands this player was dealt into, as they may see them")
+    p.add_argument("--format", choices=("text", "phh", "json"), default="text",
+                   help="text (readable, default), phh (Poker Hand History, pokerkit reads it) "
+                        "or json (the stored events, one hand per line)")
+    p.add_argument("--all-cards", action="store_true",
+                   help="with --player: keep every hole card (the full record)")
+    p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+
+
+def _hand_info(hand: StoredHand, meta: dict[str, str]) -> HandInfo:
+    config = json.loads(meta.get("config") or "{}")
+    started: dt.datetime | None
+    try:
+        started = dt.datetime.fromisoformat(hand.started_at)
+    except ValueError:
+        started = None
+    return HandInfo(
+        table_id=hand.table_id,
+        level=hand.level,
+        players={s: name for s, (_, name) in hand.seats.items()},
+        seat_count=config.get("seats"),
+        ruleset=Ruleset(config.get("ruleset", Ruleset.HICKORY.value)),
+        event=config.get("name"),
+        started_at=started,
+        time_zone=started.tzname() if started is not None and started.tzinfo is not None else None,
+    )
+
+
+def _json_hand(hand: StoredHand, viewer: int | None, reveal_all: bool) -> str:
+    events = [json.loads(e) for e in hand.events]
+    if not reveal_all:
+        shown = {e["seat"] for e in events if e.get("type") == HandShown.__name__}
+        for e in events:
+            if e.get("type") == HoleCardsDealt.__name__ and e["seat"] != viewer and e["seat"] not in shown:
+                e["cards"] = None
+    doc = {
+        "hand_no": hand.hand_no, "table": hand.table_id, "level": hand.level,
+        "started_at": hand.started_at, "status": hand.status,
+        "players": {str(s): {"player_id": p, "name": n} for s, (p, n) in sorted(hand.seats.items())},
+        "summary": hand.summary, "events": events,
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def export_history(
+    conn: sqlite3.Connection, out: TextIO, *, fmt: str = "text", hand_no: int | None = None,
+    player: str | None = None, all_cards: bool = False, err: TextIO | None = None,
+) -> int:
+    """Write the selected hands to ``out``; returns how many were written."""
+    conn.execute("BEGIN")
+    try:
+        meta = read_meta(conn)
+        hands = list(read_hands(conn, hand_no=hand_no, player=player))
+    finally:
+        conn.execute("COMMIT")
+    written = 0
+    several = hand_no is None
+    for hand in hands:
+        viewer = hand.seat_of(player) if player is not None else None
+        reveal_all = player is None or all_cards
+        if fmt == "json":
+            out.write(_json_hand(hand, viewer, reveal_all) + "\n")
+            written += 1
+            continue
+        if hand.status != "finished":
+            if err is not None:
+                why = "was voided" if hand.status == "voided" else "is still being played"
+                print(f"hand #{hand.hand_no} {why}: not exported", file=err)
+            continue
+        info = _hand_info(hand, meta)
+        try:
+            if fmt == "phh":
+                text = to_phh(hand.parsed(), info, viewer=viewer, reveal_all=reveal_all)
+                if several:
+                    text = f"[{hand.hand_no}]\n{text}"
+            else:
+                text = to_text(hand.parsed(), info, viewer=viewer, reveal_all=reveal_all)
+        except (HistoryError, KeyError, ValueError) as exc:
+            if err is not None:
+                print(f"hand #{hand.hand_no} cannot be exported: {exc}", file=err)
+            continue
+        if written:
+            out.write("\n")
+        out.write(text)
+        written += 1
+    return written
+
+
+def run_history(args: argparse.Namespace) -> int:
+    try:
+        conn = open_readonly(args.db)
+    except StoreError as exc:
+        print(f"hickory-server history: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        out: TextIO = sys.stdout if args.output is None else open(args.output, "w", encoding="utf-8")
+        try:
+            written = export_history(conn, out, fmt=args.format, hand_no=args.hand, player=args.player,
+                                     all_cards=args.all_cards, err=sys.stderr)
+        finally:
+            if args.output is not None:
+                out.close()
+    except sqlite3.DatabaseError as exc:
+        print(f"hickory-server history: {args.db} cannot be read ({exc})", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:  # piped into head, say: not an error
+        _quiet_stdout()
+        return 0
+    finally:
+        conn.close()
+    if written == 0:
+        if args.hand is not None:
+            print(f"hickory-server history: no finished hand #{args.hand} in {args.db}", file=sys.stderr)
+        elif args.player is not None:
+            print(f"hickory-server history: no finished hand with a player named {args.player!r}",
+                  file=sys.stderr)
+        else:
+            print(f"hickory-server history: no finished hand in {args.db} yet", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    return 0
+
+
+def _quiet_stdout() -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+# -- standings ----------------------------------------------------------------------------------
+
+
+def add_standings_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = "Print a Hickory tournament's standings (safe while the server runs)."
+    p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+
+
+def standings_data(server: Server) -> dict[str, Any]:
+    t = server.tournament
+    if t.finished:
+        state = "finished"
+    elif t.phase is Phase.REGISTERING:
+        state = "registering"
+    else:
+        state = "paused" if t.paused else "running"
+    places: list[dict[str, Any]] = []
+    if t.phase is Phase.REGISTERING:
+        for pid in t.registered:
+            places.append({"place": None, "player_id": pid, "name": t.name_of(pid),
+                           "chips": t.settings.starting_stack, "eliminated": False})
+    else:
+        for s in t.standings():
+            loc = t.location(s.player_id)
+            places.append({
+                "place": s.place, "player_id": s.player_id, "name": s.name, "chips": s.chips,
+                "eliminated": s.eliminated, "removed": s.removed, "eliminated_in_hand": s.hand_no,
+                "table": loc.table_id if loc is not None else None,
+                "seat": loc.seat if loc is not None else None,
+            })
+    sb, bb = t.blinds
+    return {
+        "name": t.settings.name, "state": state, "level": t.level, "small_blind": sb, "big_blind": bb,
+        "hands_dealt": t.hands_dealt, "tables": t.table_ids(), "players": len(t.registered),
+        "players_left": len(t.players_in()), "chips_issued": t.chips_issued,
+        "chips_in_play": t.chips_in_play(), "carried": t.carried_chips(), "adjustment": t.adjustment,
+        "places": places,
+    }
+
+
+def format_standings(data: dict[str, Any]) -> str:
+    lines = [
+        f"{data['name']}: {data['state']}, {data['players']} players, {data['players_left']} left",
+    ]
+    if data["state"] != "registering":
+        lines.append(
+            f"Level {data['level']} ({data['small_blind']:,}/{data['big_blind']:,}), "
+            f"{data['hands_dealt']} hands dealt, tables {', '.join(map(str, data['tables'])) or 'none'}"
+        )
+    lines.append("")
+    width = max([6, *(len(p["name"]) for p in data["places"])])
+    lines.append(f"{'Place':>5}  {'Player':<{width}}  {'Chips':>12}")
+    for p in data["places"]:
+        place = "-" if p["place"] is None else str(p["place"])
+        if p.get("removed"):
+            note = "removed by the director"
+        elif p["eliminated"]:
+            hand = p.get("eliminated_in_hand")
+            note = f"out in hand #{hand}" if hand is not None else "out"
+        elif p.get("table") is not None:
+            note = f"table {p['table']}, seat {p['seat']}"
+        else:
+            note = ""
+        chips = "" if p["eliminated"] else f"{p['chips']:,}"
+        lines.append(f"{place:>5}  {p['name']:<{width}}  {chips:>12}  {note}".rstrip())
+    if data["state"] != "registering":
+        lines.append("")
+        total = data["chips_in_play"] + data["adjustment"]
+        check = "ok" if total == data["chips_issued"] else "MISMATCH"
+        extra = f", {data['carried']:,} carried to the next hand" if data["carried"] else ""
+        adj = f", {data['adjustment']:,} in the director's adjustment account" if data["adjustment"] else ""
+        lines.append(f"Chips: {data['chips_in_play']:,} in play{extra}{adj}; "
+                     f"issued {data['chips_issued']:,} ({check})")
+    return "\n".join(lines) + "\n"
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    try:
+        conn = open_readonly(args.db)
+    except StoreError as exc:
+        print(f"hickory-server standings: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        server = load_server(conn)
+    except ToolError as exc:
+        print(f"hickory-server standings: {args.db}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except sqlite3.DatabaseError as exc:
+        print(f"hickory-server standings: {args.db} cannot be read ({exc})", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        conn.close()
+    data = standings_data(server)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(format_standings(data))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - hickory-server is the entry
+    from server.cli import main as cli_main
+
+    return cli_main(argv)

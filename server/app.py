@@ -21,7 +21,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterable, Sequence
-from functools import partial
 from typing import Any
 
 import attrs
@@ -50,6 +49,7 @@ log = logging.getLogger("hickory.server")
 
 SOFTWARE = "hickory-server 0.1.0"
 HISTORY_MAX = 20
+CLOCK_SAVE_EVERY = 5.0  # seconds between saves of the tournament time (meta "clock")
 
 
 def token_hash(token: str) -> str:
@@ -267,6 +267,9 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self.finished = trio.Event()
         self.paused_for_store: str | None = None
+        self._in_flight = 0  # commits awaited now (``settled``)
+        self._accepting = trio.CancelScope()  # cancelled by ``shutdown``
+        self._settled = trio.Event()
         self.pending_announcements: list[str] = []  # from recovery, sent once running
         self.seed = seed if seed is not None else secrets.randbits(64)
         self._resume_at = 0.0  # tournament time when the server last stopped
@@ -291,6 +294,7 @@ class Server:
         """Store, then send: wait until ``records`` are committed. Without a store, no-op."""
         if self.store is None or not records:
             return
+        self._in_flight += 1
         try:
             await self.store.write(records)
         except StoreError as exc:
@@ -299,6 +303,23 @@ class Server:
                 self.paused_for_store = str(exc)
                 self.announce_all(f"The game is paused: {exc}", by="server")
             await trio.sleep_forever()
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._settled.set()
+
+    async def settled(self, limit: float = 1.0) -> None:
+        """Wait (at most ``limit`` seconds) until no change is waiting for its commit.
+
+        A snapshot built then shows only what is stored, and every later change reaches the
+        client as an event after it: a client resuming just before a crash never sees an
+        action the restarted server does not know.
+        """
+        with trio.move_on_after(limit):
+            while self._in_flight:
+                if self._settled.is_set():
+                    self._settled = trio.Event()
+                await self._settled.wait()
 
     def log_input(self, kind: str, payload: dict[str, Any], table_id: int | None = None) -> list[Record]:
         return [input_record(kind, payload, table_id)] if self.store is not None else []
@@ -396,12 +417,18 @@ class Server:
     async def coordinator(self) -> None:
         """Level clock, deadline and the automatic start rule."""
         t = self.tournament
+        clock_saved = trio.current_time()
         while not t.finished:
             if t.phase is Phase.REGISTERING:
                 if self._should_start():
                     await self.start_tournament()
             else:
                 now = self.now()
+                if self.store is not None and trio.current_time() - clock_saved >= CLOCK_SAVE_EVERY:
+                    # Tournament time resumes from here after a crash (recovery), not from
+                    # the last logged input: an idle spell still counts on the level clock.
+                    clock_saved = trio.current_time()
+                    self.store.submit([meta_record("clock", repr(now))])
                 events = t.tick(now)
                 if events:
                     await self.commit(self.log_input("tick", {"now": now}) + self.tournament_event_records(events))
@@ -793,6 +820,7 @@ class Server:
         elif isinstance(msg, m.StandingsRequest):
             client.send(self.standings_message(rid))
         elif isinstance(msg, m.SnapshotRequest):
+            await self.settled()
             table_id = msg.table or self._client_table(client)
             if table_id is None or table_id not in self.tournament.tables:
                 raise ProtocolError(E.NOT_FOUND, "no such table" if table_id else "you are not at a table")
@@ -879,6 +907,7 @@ class Server:
             self._lobby_dirty = True
             return
         if isinstance(msg, m.Resume):
+            await self.settled()  # then no await until the snapshot is sent
             found = self._by_token(msg.token)
             if found is None:
                 raise ProtocolError(E.BAD_TOKEN, "unknown session token; join with a new name instead")
@@ -910,6 +939,7 @@ class Server:
             log.info("%s resumed on %r", ps.name, client.conn)
             return
         if isinstance(msg, m.Spectate):
+            await self.settled()
             client.role = "spectator"
             ids = t.table_ids()
             client.watching = msg.table if msg.table in t.tables else (ids[0] if ids else None)
@@ -1071,7 +1101,6 @@ class Server:
     # -- running ----------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        c = self.config
         self._time_base = self._resume_at - trio.current_time()
         if self.store is not None:
             self.store.start()
@@ -1079,7 +1108,7 @@ class Server:
             self._nursery = nursery
             if self.tournament.phase is not Phase.REGISTERING:
                 self.start_tables()
-            listeners = await nursery.start(partial(trio.serve_tcp, self.handle_connection, c.port, host=c.host))
+            listeners = await nursery.start(self._accept, nursery)
             self.port = listeners[0].socket.getsockname()[1]
             self.listeners = listeners
             nursery.start_soon(self.coordinator)
@@ -1089,10 +1118,14 @@ class Server:
             self.pending_announcements.clear()
             await trio.sleep_forever()
 
+    async def _accept(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED) -> None:
+        with self._accepting:
+            await trio.serve_tcp(self.handle_connection, self.config.port, host=self.config.host,
+                                 handler_nursery=nursery, task_status=task_status)
+
     async def shutdown(self, reason: str) -> None:
         """Stop accepting, tell every client, and let the writers flush."""
-        for listener in getattr(self, "listeners", []):
-            await listener.aclose()
+        self._accepting.cancel()  # stop accepting; the connections live in the server's nursery
         for client in list(self.clients):
             client.send(m.ServerGoodbye(reason=reason))
         with trio.move_on_after(2):

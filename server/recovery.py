@@ -88,6 +88,13 @@ def replay(server: Server, store: Store) -> None:
         store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
 
     replay_log(server, store.iter_inputs(), tokens, on_void=mark_voided)
+    resume_clock(server, store.get_meta("clock"))
+
+
+def resume_clock(server: Server, saved: str | None) -> None:
+    """Tournament time goes on from the last time saved (or logged) before the stop."""
+    if saved:
+        server._resume_at = max(server._resume_at, float(saved))
 
 
 def replay_log(

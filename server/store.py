@@ -17,6 +17,7 @@ Design (see docs/architecture.md, "Persistence"):
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -110,15 +111,20 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
     exists = path.exists()
     if not exists and not create:
         raise StoreError(f"{path}: no such database")
-    if exists:
-        with open(path, "rb") as f:
-            header = f.read(16)
-        if header and header != b"SQLite format 3\x00":
-            raise StoreError(f"{path} is not a Hickory database (not an SQLite file); it was left untouched")
-    else:
-        # Owner-only: the file holds decks and session token hashes.
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-        os.close(fd)
+    if exists and not path.is_file():
+        raise StoreError(f"{path} is not a file")
+    try:
+        if exists:
+            with open(path, "rb") as f:
+                header = f.read(16)
+            if header and header != b"SQLite format 3\x00":
+                raise StoreError(f"{path} is not a Hickory database (not an SQLite file); it was left untouched")
+        else:
+            # Owner-only: the file holds decks and session token hashes.
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+            os.close(fd)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open the database ({exc.strerror})") from exc
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -141,6 +147,8 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
+        if version == 0 and not tables:
+            os.chmod(path, 0o600)  # a new database: owner-only, whoever created the file
         for v in range(version + 1, SCHEMA_VERSION + 1):
             conn.execute("BEGIN IMMEDIATE")
             for statement in _MIGRATIONS[v].split(";"):
@@ -158,6 +166,32 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
         conn.close()
         raise StoreError(f"{path} is corrupt ({exc}); it was left untouched") from exc
     return conn
+
+
+def lock_database(path: Path) -> int:
+    """Take the server's exclusive lock on the database file; returns the descriptor holding it.
+
+    Two servers writing one log would corrupt the tournament, and SQLite's own locks only
+    cover single transactions, so the server holds an ``flock`` for its whole run. A missing
+    file is created owner-only here; the read-only tools never take this lock.
+    """
+    try:
+        if path.exists():
+            if not path.is_file():
+                raise StoreError(f"{path} is not a file")
+            fd = os.open(path, os.O_RDONLY)
+        else:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open the database ({exc.strerror})") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError(
+            f"{path} is locked: another Hickory server is running on it (stop it first, or use another --db)"
+        ) from exc
+    return fd
 
 
 class Ticket:
@@ -178,7 +212,12 @@ class Store:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._conn = open_connection(self.path, create=True)
+        self._lock_fd = lock_database(self.path)
+        try:
+            self._conn = open_connection(self.path, create=True)
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
         self._queue: queue.SimpleQueue[tuple[list[Record], Ticket] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._token: trio.lowlevel.TrioToken | None = None
@@ -199,6 +238,9 @@ class Store:
             self._thread.join()
             self._thread = None
         self._conn.close()
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # after the connection: closing it drops SQLite's own locks
+            self._lock_fd = -1
 
     # -- writing ------------------------------------------------------------------------
 

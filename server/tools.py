@@ -34,7 +34,7 @@ from server.engine.actions import Ruleset
 from server.engine.events import Event, HandShown, HoleCardsDealt
 from server.engine.history import HandInfo, HistoryError, to_phh, to_text
 from server.records import event_from_json
-from server.recovery import replay_log, stored_config
+from server.recovery import replay_log, resume_clock, stored_config
 from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError
 from server.tournament.tournament import Phase
 
@@ -169,6 +169,7 @@ def load_server(conn: sqlite3.Connection, **replay_kwargs: Any) -> Server:
         )
         try:
             replay_log(server, inputs, tokens, **replay_kwargs)
+            resume_clock(server, meta.get("clock"))
         except ToolError:
             raise
         except Exception as exc:

@@ -123,7 +123,9 @@ class _Structurers:
         else:
             parts.append(f"not {text.min} <= len({var}) <= {text.max}")
         if not text.control_ok:
-            parts.append(f"{self._const(CONTROL.search)}({var})")
+            # isprintable() is False for every control character (and for some other
+            # characters, which the regex then clears): the regex runs only when needed.
+            parts.append(f"(not {var}.isprintable() and {self._const(CONTROL.search)}({var}))")
         if text.pattern is not None:
             parts.append(f"not {self._const(re.compile(text.pattern).fullmatch)}({var})")
         return " or ".join(parts)
@@ -165,9 +167,17 @@ class _Structurers:
     def _tuple(self, item: Any) -> str:
         self._count += 1
         name = f"t{self._count}"
-        check = self._check(item, "x", "        ")
         lines = [f"def {name}(v, n):", "    if type(v) is not list: raise ValueError"]
-        if any(line.lstrip().startswith("x = ") for line in check):
+        check = self._check(item, "x", "        ")
+        if item == Card or get_origin(item) is Literal:
+            # one C-level check for the whole list (an unhashable item raises TypeError)
+            choices = "CARDS" if item == Card else self._const(frozenset(get_args(item)))
+            lines += [f"    if not {choices}.issuperset(v): raise ValueError"]
+            lines += ["    return tuple(v)"]
+        elif len(check) == 1 and check[0].lstrip().startswith("x = "):
+            convert = check[0].split("=", 1)[1].strip()
+            lines += [f"    return tuple([{convert} for x in v])"]
+        elif any(line.lstrip().startswith("x = ") for line in check):
             lines += ["    out = []", "    for x in v:", *check, "        out.append(x)"]
             lines.append("    return tuple(out)")
         else:

@@ -31,6 +31,7 @@ from client.strategies.base import Opponent, SeenAction, Situation
 from protocol import messages as m
 from server.engine.actions import Action, ActionKind, LegalActions
 from server.engine.cards import Card, parse_card
+from server.engine.evaluator import evaluate
 from server.engine.events import Street
 
 __all__ = [
@@ -86,8 +87,10 @@ class SeatModel:
     """One occupied seat. ``cards`` are card strings ("As") when this connection may see them.
 
     ``in_hand``: dealt into the hand in play; ``committed``: chips put in this hand (as far
-    as seen: a snapshot taken mid-hand only knows this round's bet); ``shown``: the hand
-    name shown at showdown this hand; ``last``: the seat's last action, for display.
+    as seen: a snapshot taken mid-hand only knows this round's bet); ``showed``: the cards
+    were shown this hand; ``shown``: the name of the hand shown (named by the client once
+    the board is out if they were shown all in before it); ``last``: the seat's last
+    action, for display.
     """
 
     seat: int
@@ -103,6 +106,7 @@ class SeatModel:
     in_hand: bool = False
     committed: int = 0
     shown: str | None = None
+    showed: bool = False
     last: str | None = None
 
 
@@ -485,6 +489,7 @@ class ClientModel:
             seat.all_in = False
             seat.cards = None
             seat.shown = seat.last = None
+            seat.showed = False
         if self.turn is not None and self.turn.hand_no != msg.hand_no:
             self.turn = None
         self._say(
@@ -546,12 +551,25 @@ class ClientModel:
         t = self._table_for(msg.table)
         if t is None:
             return
+        self._collect(t)
         t.board = msg.board
         t.street = Street(msg.street)
-        self._end_round(t)
         self._say(f"board: {' '.join(msg.board)}")
 
-    def _end_round(self, t: TableModel) -> None:
+    def _collect(self, t: TableModel) -> None:
+        """A betting round is over: the bets go into the pots, and the part of the biggest
+        bet that nobody matched goes back to its owner (the engine's rule; the protocol has
+        no message for it, so the model applies it itself, the moment the round ends)."""
+        betting = sorted((s for s in t.seats.values() if s.bet > 0), key=lambda s: -s.bet)
+        if betting:
+            top = betting[0]
+            back = top.bet - (betting[1].bet if len(betting) > 1 else 0)
+            if back > 0:
+                top.bet -= back
+                top.stack += back
+                top.committed -= back
+                top.all_in = False
+            t.collected += sum(s.bet for s in betting)
         for s in t.seats.values():
             s.bet = 0
             if s.last != "fold" and not s.all_in:
@@ -561,29 +579,23 @@ class ClientModel:
         t = self._table_for(msg.table)
         if t is None:
             return
-        before = t.pot_total
-        after = sum(p.amount for p in msg.pots)
-        if before > after:
-            # A bet nobody called went back to the player who made it.
-            top = max(t.seats.values(), key=lambda s: s.bet, default=None)
-            if top is not None and top.bet > 0:
-                back = min(before - after, top.bet)
-                top.stack += back
-                top.committed -= back
-                if back and top.stack > 0:
-                    top.all_in = False
-        t.pots = list(msg.pots)
+        self._collect(t)
+        # The chip count is the model's own (collected); the message gives the split into
+        # side pots. One that does not add up to the same (the server sent the state of a
+        # later moment) is not used for the split either.
+        if sum(p.amount for p in msg.pots) == t.collected:
+            t.pots = list(msg.pots)
         t.carried = msg.carried
-        t.collected = after
-        self._end_round(t)
 
     def _showdown(self, msg: m.Showdown, now: float | None) -> None:
         t = self._table_for(msg.table)
         if t is None:
             return
+        self._collect(t)
         s = t.seats.get(msg.seat)
         if s is not None:
             s.cards = msg.cards
+            s.showed = True
             s.shown = msg.hand_name or None
         name = f" ({msg.hand_name})" if msg.hand_name else ""
         self._say(f"{t.name_of(msg.seat)} shows {' '.join(msg.cards)}{name}")
@@ -592,6 +604,7 @@ class ClientModel:
         t = self._table_for(msg.table)
         if t is None:
             return
+        self._collect(t)
         if 0 <= msg.pot < len(t.pots):
             t.pots[msg.pot] = attrs.evolve(t.pots[msg.pot], amount=0)
         t.collected = max(0, t.collected - msg.amount)
@@ -600,7 +613,10 @@ class ClientModel:
             s = t.seats.get(w.seat)
             if s is not None:
                 s.stack += w.amount
-            shown = s.shown if s is not None else None
+            shown = getattr(msg, "hand_name", None) or (s.shown if s is not None else None)
+            if s is not None and shown is None and s.showed and s.cards and len(t.board) == 5:
+                # Shown before the board was out (all in): name the hand now.
+                shown = s.shown = evaluate(_cards(s.cards + t.board)).name
             how = f" with {shown}" if shown else ""
             self._say(f"{t.name_of(w.seat)} wins {chips(w.amount)}{which}{how}")
         if msg.remainder_carried:

@@ -166,7 +166,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         sizes = quick_sizes(legal, pot_total())
         index = min(index, len(sizes) - 1)
         ui.quick_index = index
-        ui.open_input(InputMode.RAISE, str(sizes[index][1]))
+        ui.open_input(InputMode.RAISE, str(sizes[index][1]), prefilled=True)
         ui.notice = None
         focus_input(actions)
 
@@ -238,8 +238,21 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         step = -1 if event.key_sequence[0].key == Keys.BackTab else 1
         ui.quick_index = (ui.quick_index + step) % len(sizes)
         label, amount = sizes[ui.quick_index]
-        ui.open_input(InputMode.RAISE, str(amount))
+        ui.open_input(InputMode.RAISE, str(amount), prefilled=True)
         notice(f"{label}: {chips(amount)}")
+
+    prefilled = typing & Condition(lambda: ui.input_mode is InputMode.RAISE and ui.prefilled)
+
+    for digit in "0123456789":
+
+        @kb.add(digit, filter=prefilled, eager=True)
+        def _replace(event: KeyPressEvent, digit: str = digit) -> None:
+            # Typing an amount replaces the suggested one instead of appending to it.
+            ui.open_input(InputMode.RAISE, digit)
+
+    @kb.add("backspace", filter=prefilled, eager=True)
+    def _clear(event: KeyPressEvent) -> None:
+        ui.open_input(InputMode.RAISE, "")
 
     def send_chat(text: str) -> None:
         text = text.strip()

@@ -35,6 +35,9 @@ Lines = list[StyleAndTextTuples]
 BOTTOM_HEIGHT = 5
 """Rows under the table: four for my cards and the action keys, one for the clock bar."""
 
+MIN_WIDTH = 50
+MIN_HEIGHT = 18
+"""Below this (the screen above the bottom line) the table cannot be drawn legibly."""
 MIN_SIDE = 24
 MAX_SIDE = 40
 
@@ -59,6 +62,10 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
         return [[] for _ in range(max(0, height))]
     header = render_header(model, width, now)
     body_h = height - 1
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        lines = [("class:error", "The terminal is too small"),
+                 ("", f"make it at least {MIN_WIDTH}x{MIN_HEIGHT + 1}"), ("class:dim", "q quits")]
+        return [header, *render_message_box(lines, width, body_h)]
     conn = model.connection
     if conn in (ConnectionState.CONNECTING, ConnectionState.REFUSED, ConnectionState.CLOSED) and (
         model.table is None or conn is not ConnectionState.CLOSED
@@ -177,25 +184,32 @@ def next_level_left(model: ClientModel, now: float) -> str | None:
 
 
 def render_header(model: ClientModel, width: int, now: float) -> StyleAndTextTuples:
+    """Tournament, level and blinds, time to the next level, table and hand, who I am.
+
+    When the line is short, the parts go in this order: my name, the hand number, the
+    table, "? help"; the role of a spectator or director and the level stay.
+    """
     name = model.tournament or (model.lobby.name if model.lobby else None) or "Hickory"
-    parts = [level_text(model, now)]
     t = model.table
-    if t is not None:
-        where = f"Table {t.table}"
-        if t.hand_no is not None:
-            where += f" · Hand #{t.hand_no}"
-        parts.append(where)
     role = model.me.role
-    if role == "spectator":
-        parts.append("watching")
-    elif role == "director":
-        parts.append("DIRECTOR")
-    elif model.me.name:
-        parts.append(model.me.name)
-    right = " · ".join(p for p in parts if p) + "  ? help "
-    while len(right) > width - 14 and len(parts) > 1:
-        parts.pop()
-        right = " · ".join(p for p in parts if p) + "  ? help "
+    who = {"spectator": "watching", "director": "DIRECTOR"}.get(role or "", model.me.name or "")
+    # (text, priority): the lowest priority goes first when the line is too short.
+    parts: list[tuple[str, int]] = [(level_text(model, now), 5)]
+    if t is not None:
+        parts.append((f"Table {t.table}", 2))
+        if t.hand_no is not None:
+            parts.append((f"Hand #{t.hand_no}", 1))
+    if who:
+        parts.append((who, 4 if role in ("spectator", "director") else 0))
+    parts.append(("? help", 3))
+
+    def joined() -> str:
+        return " · ".join(p for p, _ in parts if p) + " "
+
+    right = joined()
+    while len(right) > width - 10 and len(parts) > 1:
+        parts.remove(min(parts, key=lambda p: p[1]))
+        right = joined()
     room = max(0, width - len(right) - 2)
     left = " " + (name if len(name) <= room else name[: max(0, room - 1)] + "~")
     c = Canvas(width, 1, "class:header")
@@ -271,14 +285,25 @@ def slot_order(max_seats: int) -> list[int]:
     return [round(i * 10 / n) % 10 for i in range(n)]
 
 
+def seat_numbers(t: TableModel) -> list[int]:
+    """The table's seat numbers in order: 0 to max_seats - 1 as the protocol says, or, if
+    the server numbers them from 1 (a seat numbered max_seats is occupied), 1 to max_seats.
+    Any occupied seat outside the range is added so nobody is ever left off the screen."""
+    occupied = set(t.seats)
+    first = 1 if 0 not in occupied and any(s >= t.max_seats for s in occupied) else 0
+    numbers = set(range(first, first + t.max_seats)) | occupied
+    return sorted(numbers)[:10] if len(numbers) > 10 else sorted(numbers)
+
+
 def render_table(t: TableModel, ascii: bool, width: int, height: int, spectator: bool) -> Lines:
     c = Canvas(width, height)
     box_w = max(10, min(18, (width - 4) // 3 - 1))
     slots = seat_slots(width, height, box_w)
-    order = slot_order(t.max_seats)
-    bottom_seat = t.your_seat if t.your_seat is not None else 0
-    for seat in range(t.max_seats):
-        slot = slots[order[(seat - bottom_seat) % t.max_seats]]
+    numbers = seat_numbers(t)
+    order = slot_order(len(numbers))
+    bottom = numbers.index(t.your_seat) if t.your_seat in numbers else 0
+    for i, seat in enumerate(numbers):
+        slot = slots[order[(i - bottom) % len(numbers)]]
         draw_seat(c, t, seat, slot[0], slot[1], box_w, ascii)
     # The felt in the middle: street, board, pots.
     left = box_w + 1
@@ -326,12 +351,15 @@ def seat_lines(t: TableModel, seat: int, box_w: int, ascii: bool) -> tuple[Lines
     line2: StyleAndTextTuples = [("class:seat.stack", stack)]
     status = []
     if s.sitting_out:
-        status.append("out")
+        status.append("sitting out")
     if not s.connected:
         status.append("offline")
     if status:
+        words = " ".join(status)
+        if len(stack) + 1 + len(words) > box_w:
+            words = words.replace("sitting out", "out")
         line2.append(("", " "))
-        line2.append(("class:seat.status", " ".join(status)))
+        line2.append(("class:seat.status", words))
     line3: StyleAndTextTuples = []
     folded = s.folded and t.street is not None and s.in_hand
     if s.cards and (not me or t.street is None or s.shown):
@@ -414,14 +442,15 @@ def pot_lines(t: TableModel, width: int) -> Lines:
         text = f"{label} {chips(pot.amount)}"
         if i > 0 or len(pots) > 1:
             names = ", ".join(t.name_of(s) for s in pot.eligible)
-            room = width - len(text) - 3
-            if room > 6 and names:
-                names = names if len(names) <= room else names[: room - 1] + "~"
+            if names and len(text) + len(names) + 3 <= width:
                 text += f" ({names})"
         lines.append([("class:pot", text)])
     if t.carried:
         odd = "chip" if t.carried == 1 else "chips"
-        lines.append([("class:pot.carried", f"+{t.carried} odd {odd} carried in")])
+        text = f"+{t.carried} odd {odd} carried in"
+        if len(text) > width:
+            text = f"+{t.carried} {odd} carried in"
+        lines.append([("class:pot.carried", text)])
     total = t.pot_total
     if total and (len(pots) != 1 or any(s.bet for s in t.seats.values())):
         lines.append([("class:pot.total", f"Total {chips(total)}")])
@@ -561,10 +590,11 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         c.text(0, col, name, "class:handname bold", room)
     me = t.me
     if me is not None and room > 4:
-        info = f"Stack {chips(me.stack)}"
+        info = "All in" if me.all_in and me.stack == 0 else f"Stack {chips(me.stack)}"
         if me.bet:
             info += f" · bet {chips(me.bet)}"
-        info += f" · pot {chips(t.pot_total)}"
+        if t.street is not None:
+            info += f" · pot {chips(t.pot_total)}"
         if me.sitting_out:
             info += " · sitting out (s: I'm back)"
         c.text(1, col, info, "class:info", room)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 import attrs
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
 
 from protocol import messages as m
 
@@ -75,18 +76,21 @@ class UiState:
     pending: PendingCommand | None = None
     history_index: int = -1  # which hand of model.history the overlay shows; -1: the last
     quick_index: int = 0  # which quick size Tab picked last in the raise box
+    prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens
     last_error_seen: int = 0  # id() of the model's last_error already turned into a notice
 
     def say(self, text: str, tone: Tone = Tone.INFO, until: float | None = None) -> None:
         self.notice = Notice(text=text, tone=tone, until=until)
 
-    def open_input(self, mode: InputMode, text: str = "") -> None:
+    def open_input(self, mode: InputMode, text: str = "", prefilled: bool = False) -> None:
         self.input_mode = mode
-        self.buffer.set_document(self.buffer.document.__class__(text, len(text)), bypass_readonly=True)
+        self.prefilled = prefilled
+        self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
 
     def close_input(self) -> None:
         self.input_mode = None
+        self.prefilled = False
         self.buffer.reset()
 
 

@@ -613,7 +613,7 @@ class ClientModel:
             s = t.seats.get(w.seat)
             if s is not None:
                 s.stack += w.amount
-            shown = getattr(msg, "hand_name", None) or (s.shown if s is not None else None)
+            shown = msg.hand_name or (s.shown if s is not None else None)
             if s is not None and shown is None and s.showed and s.cards and len(t.board) == 5:
                 # Shown before the board was out (all in): name the hand now.
                 shown = s.shown = evaluate(_cards(s.cards + t.board)).name

@@ -390,3 +390,48 @@ def test_every_update_counts_as_a_change() -> None:
     before = model.changes
     model.apply(m.Ack())
     assert model.changes == before + 1
+
+
+def test_all_in_before_the_river_shows_cards_and_names_the_winner_once_the_board_is_out() -> None:
+    model = three_handed()
+    start_hand(model)
+    act(model, 0, "raise", 2000, 2000, all_in=True)
+    act(model, 2, "fold", 0, 50)
+    act(model, 4, "call", 1900, 2000, all_in=True)
+    # Cards are shown before the board is out: no hand names yet.
+    model.apply(m.Showdown(table=1, hand_no=1, seat=0, cards=("Ks", "Kh"), hand_name=None))
+    model.apply(m.Showdown(table=1, hand_no=1, seat=4, cards=("Ac", "7d"), hand_name=None))
+    t = model.table
+    assert t is not None and t.pot_total == 4050
+    # The server's pots for the run-out can describe a later moment (here: already empty);
+    # the model keeps its own count.
+    model.apply(m.Pots(table=1, hand_no=1, pots=(), carried=0))
+    assert t.pot_total == 4050
+    model.apply(m.Board(table=1, hand_no=1, street="flop", cards=("Kd", "7c", "7s"), board=("Kd", "7c", "7s")))
+    model.apply(m.Board(table=1, hand_no=1, street="turn", cards=("2d",), board=("Kd", "7c", "7s", "2d")))
+    model.apply(m.Board(table=1, hand_no=1, street="river", cards=("3h",), board=("Kd", "7c", "7s", "2d", "3h")))
+    model.apply(m.PotAwarded(table=1, hand_no=1, pot=0, amount=4050, winners=(m.Winner(seat=0, amount=4050),),
+                             remainder_carried=0))
+    assert list(model.log)[-1] == "alice wins 4,050 with Full house, kings full of sevens"
+    assert t.seats[0].stack == 4050 and t.seats[4].stack == 0
+
+
+def test_the_winner_s_hand_name_from_the_server_is_used() -> None:
+    model = three_handed()
+    start_hand(model)
+    model.apply(m.PotAwarded(table=1, hand_no=1, pot=0, amount=150, winners=(m.Winner(seat=4, amount=150),),
+                             remainder_carried=0, hand_name="Flush, ace high"))
+    assert list(model.log)[-1] == "carol wins 150 with Flush, ace high"
+
+
+def test_an_uncalled_all_in_is_returned_when_the_round_ends() -> None:
+    model = three_handed()
+    start_hand(model)
+    act(model, 0, "raise", 2000, 2000, all_in=True)
+    act(model, 2, "fold", 0, 50)
+    act(model, 4, "call", 700, 800, all_in=True)  # carol had only 800 in all
+    model.apply(m.Showdown(table=1, hand_no=1, seat=0, cards=("Ks", "Kh"), hand_name=None))
+    t = model.table
+    assert t is not None
+    assert t.seats[0].stack == 1200 and not t.seats[0].all_in  # 1,200 of the 2,000 came back
+    assert t.pot_total == 1650

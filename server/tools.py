@@ -22,7 +22,7 @@ import datetime as dt
 import json
 import sqlite3
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -149,10 +149,13 @@ def read_hands(
 # -- rebuilding the tournament by replay --------------------------------------------------------
 
 
-def load_server(conn: sqlite3.Connection, **replay_kwargs: Any) -> Server:
+def load_server(
+    conn: sqlite3.Connection, *, watch: Callable[[Server, int, str, int | None], None] | None = None
+) -> Server:
     """The tournament as the log in ``conn`` makes it, replayed without writing anything.
 
-    ``replay_kwargs`` go to ``recovery.replay_log`` (``after`` to watch each step).
+    ``watch(server, seq, kind, table_id)`` is called after each logged input is applied
+    (tests compare what clients saw with every state the log passes through).
     """
     conn.execute("BEGIN")  # one consistent read while a server may be writing
     try:
@@ -168,7 +171,8 @@ def load_server(conn: sqlite3.Connection, **replay_kwargs: Any) -> Server:
                 "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq")
         )
         try:
-            replay_log(server, inputs, tokens, **replay_kwargs)
+            after = None if watch is None else (lambda seq, kind, tid: watch(server, seq, kind, tid))
+            replay_log(server, inputs, tokens, after=after)
             resume_clock(server, meta.get("clock"))
         except ToolError:
             raise

@@ -198,10 +198,11 @@ def _configure(conv: cattrs.Converter) -> None:
         hook = conv.get_structure_hook(item)
 
         def structure_tuple(value: Any, _: Any) -> tuple[Any, ...]:
+            # Stops at the first bad item: only the first fault is reported, and
+            # collecting thousands of them would let one line cost seconds.
             if type(value) is not list:
                 raise _expected("array", value)
             out = []
-            errors: list[Exception] = []
             for index, v in enumerate(value):
                 try:
                     out.append(hook(v, item))
@@ -210,9 +211,9 @@ def _configure(conv: cattrs.Converter) -> None:
                         *getattr(exc, "__notes__", []),
                         IterableValidationNote(f"Structuring item @ index {index}", index, item),
                     ]
-                    errors.append(exc)
-            if errors:
-                raise IterableValidationError(f"While structuring {typ!r}", errors, typ)
+                    raise IterableValidationError(
+                        f"While structuring {typ!r}", [exc], typ
+                    ) from None
             return tuple(out)
 
         return structure_tuple

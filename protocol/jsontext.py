@@ -32,7 +32,10 @@ MAX_INT_DIGITS = 30
 
 _BOM = b"\xef\xbb\xbf"
 _LONG_DIGITS = re.compile(r"\d{" + str(MAX_INT_DIGITS + 1) + "}")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A string, or an unterminated string's tail: the closing quote is optional so that a
+# match never fails. (Requiring it made an unterminated string of escaped quotes cost
+# O(n^2): every quote in it started a new scan to the end of the line.)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -357,3 +357,61 @@ def test_tag_of() -> None:
     assert codec.tag_of(example(m.Act)) == "act"
     with pytest.raises(TypeError):
         codec.tag_of(m.Level)
+
+
+# --- cost of hostile lines -------------------------------------------------------------
+
+HOSTILE = {
+    "unterminated string of escaped quotes": b"[" * 40 + b'"' + b'\\"' * 32000,
+    "all quotes": b"[" * 40 + b'"' * 65000,
+    "all backslashes": b"[" * 40 + b"\\" * 65000,
+    "open strings in arrays": b'["' * 32000,
+    "keys without end": b'{"\\' * 21000,
+    "wide shallow arrays": b"[" + b"[]," * 21000 + b"[]]",
+    "32 deep, many times": b"[" + b",".join([b"[" * 31 + b"]" * 31] * 1000) + b"]",
+    "digits": b'{"type":"act","hand_no":' + b"1" * 30 + b"," * 2 + b"1" * 60000 + b"}",
+    "many small errors": b'{"type":"history","hands":[' + b",".join([b'{"x":1}'] * 8000) + b"]}",
+    "many keys": b"{" + b",".join(b'"k%d":1' % i for i in range(6000)) + b"}",
+}
+
+
+@pytest.mark.parametrize("line", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_hostile_lines_of_64_kib_are_refused_quickly(line: bytes) -> None:
+    import time
+
+    assert len(line) <= 65536
+    for decode in (decode_client, decode_server):
+        start = time.process_time()
+        with pytest.raises(ProtocolError):
+            decode(line)
+        assert time.process_time() - start < 1.0
+
+
+def test_the_codec_works_without_orjson() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = """
+import sys
+sys.modules["orjson"] = None  # import orjson now raises ImportError
+from protocol import codec, jsontext
+from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
+assert jsontext.BACKEND == "json" and jsontext.loads_fast is None
+for msg in CLIENT_EXAMPLES:
+    assert codec.decode_client(codec.encode(msg)) == msg
+for msg in SERVER_EXAMPLES:
+    assert codec.decode_server(codec.encode(msg)) == msg
+try:
+    codec.decode_client(b'{"type":"act","hand_no":1,"hand_no":2,"action":"fold"}')
+except codec.ProtocolError as exc:
+    assert exc.code == "bad_json"
+else:
+    raise AssertionError("duplicate key accepted")
+print("ok")
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert out.stdout.strip() == "ok", out.stderr

@@ -230,7 +230,7 @@ async def run_bot(
     host: str,
     port: int,
     name: str,
-    strategy_name: str,
+    strategy_name: str | Strategy,
     *,
     seed: int | None = None,
     token_file: str | Path | None = None,
@@ -240,6 +240,7 @@ async def run_bot(
 ) -> int | None:
     """Play one bot until the tournament is over; its final place (None if refused).
 
+    ``strategy_name``: a built-in strategy's name, or a ``Strategy`` object of your own.
     ``token_file``: where the session token is kept, so a restarted bot resumes its seat.
     """
     bot = Bot(

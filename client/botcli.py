@@ -73,6 +73,7 @@ class LoadReport:
     """
 
     clients: int
+    joined: int  # bots the server welcomed at least once
     duration: float
     hands: int
     actions: int
@@ -94,7 +95,7 @@ class LoadReport:
             return "-" if v is None else f"{v * 1000:.1f} ms"
 
         lines = [
-            f"clients: {self.clients}, duration: {self.duration:g} s",
+            f"clients: {self.clients} ({self.joined} joined), duration: {self.duration:g} s",
             f"hands: {self.hands} ({self.hands_per_second:.2f} per second)",
             f"actions: {self.actions}, latency p50 {ms(self.latency_p50)}, p99 {ms(self.latency_p99)}",
             f"reconnects: {self.reconnects} (churn drops: {self.drops}), "
@@ -183,6 +184,7 @@ async def run_load(
     refusals = tuple(f"{b.name}: {b.refused}" for b in bots if b.refused is not None)
     return LoadReport(
         clients=clients,
+        joined=sum(1 for w in watches if w.welcomes),
         duration=duration,
         hands=len(set().union(*(b.hands_started for b in bots))) if bots else 0,
         actions=len(latencies),

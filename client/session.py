@@ -13,10 +13,11 @@ the server's own message.
 Used the same way by the terminal client and the bots::
 
     async with open_session("localhost", 7777, name="alice") as s:
-        while s.model.finished is None:
+        while s.model.finished is None and not s.ended:
             seen = s.model.changes
-            if s.model.turn is not None and not s.model.turn.acted:
-                await s.act(Action.check())
+            turn = s.model.turn
+            if turn is not None and not turn.acted:
+                await s.act(turn.legal.timeout_action())  # check if free, else fold
             await s.wait_changed(seen)
 
 Sends go through a bounded queue and a writer task that merges what is queued into one
@@ -239,6 +240,13 @@ class ClientSession:
     @property
     def connected(self) -> bool:
         return self._send is not None
+
+    @property
+    def ended(self) -> bool:
+        """The session is over (refused or closed): no more changes will come."""
+        return self._done.is_set() or self.model.connection in (
+            ConnectionState.REFUSED, ConnectionState.CLOSED
+        )
 
     @property
     def token(self) -> str | None:

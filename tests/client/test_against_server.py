@@ -124,6 +124,7 @@ async def test_load_tool_with_churn_keeps_the_tournament_going(autojump_clock: o
         total = server.tournament.total_chips()
     assert total == players * 100_000
     assert report.refused == 0, report.summary()
+    assert report.joined == players
     assert report.hands > 0 and report.actions > 0
     assert report.reconnects > 0 and report.reconnects == report.drops
     assert report.resumed_ok, report.summary()

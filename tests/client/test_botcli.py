@@ -36,10 +36,11 @@ def test_percentiles_by_nearest_rank() -> None:
 
 def test_load_report_reads_well() -> None:
     report = LoadReport(
-        clients=200, duration=60, hands=600, actions=9000, latency_p50=0.0012,
+        clients=200, joined=200, duration=60, hands=600, actions=9000, latency_p50=0.0012,
         latency_p99=0.0203, reconnects=120, drops=120, errors=0, refused=0, resumed_ok=True,
     )
     text = report.summary()
+    assert "clients: 200 (200 joined)" in text
     assert "hands: 600 (10.00 per second)" in text
     assert "latency p50 1.2 ms, p99 20.3 ms" in text
     assert "reconnects: 120 (churn drops: 120), resumed as the same player: yes" in text

@@ -87,6 +87,13 @@ def open_readonly(path: Path | str) -> sqlite3.Connection:
         raise StoreError(
             f"{path} was written by a newer Hickory (schema {version}, this one knows {SCHEMA_VERSION})"
         )
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        check = str(exc)
+    if check != "ok":
+        conn.close()
+        raise StoreError(f"{path} is corrupt ({check})")
     missing = {"meta", "inputs", "hands", "hand_events"} - names
     if version < SCHEMA_VERSION or missing:
         conn.close()

@@ -114,6 +114,7 @@ class Bot:
         self.generation = 0  # the server run this bot's connection belongs to
         self.goodbyes = 0
         self.errors: list[str] = []
+        self.received: list[m.ServerMessage] = []
         self.actions: dict[int, list[tuple[int, str, int, int]]] = defaultdict(list)  # hand -> seen
         self.holes: dict[int, tuple[int, tuple[str, ...]]] = {}  # hand -> (seat, cards)
         self.boards: dict[int, list[tuple[str, ...]]] = defaultdict(list)
@@ -164,6 +165,7 @@ class Bot:
         first_snapshot = resumed
         while True:
             msg = await c.recv()
+            self.received.append(msg)
             if isinstance(msg, m.TableSnapshot):
                 self.snapshots.append((generation, first_snapshot, msg))
                 first_snapshot = False

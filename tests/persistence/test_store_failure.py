@@ -1,0 +1,72 @@
+"""A database that fails while the game runs (here a real SQLITE_FULL: the file may not grow)
+pauses the game with an announcement; nothing a client sees is missing from the database,
+and a restart on the same file resumes from the last stored action."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import trio
+
+import protocol.messages as m
+from server.config import ServerConfig
+from server.recovery import open_server
+from server.store import Record
+from tests.persistence.harness import Bot, check_against_db, check_chips, check_hands, db_server
+
+HAND_EVENTS = (m.HandStarted, m.BlindPosted, m.HoleCards, m.Action, m.Board, m.Showdown,
+               m.PotAwarded, m.HandEnded, m.YourTurn)
+
+
+async def test_a_full_disk_pauses_the_game_and_nothing_runs_ahead_of_the_database(tmp_path):
+    config = ServerConfig(
+        db=tmp_path / "full.db", port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3,
+        hands_per_level=50, starting_stack=5000, action_clock=5, time_bank=1,
+    )
+    server = open_server(config)
+    fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)
+    bots = [Bot(f"p{i}", fake, seed=i, think=0.002) for i in range(3)]  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        fake.port = await nursery.start(server.run)
+        fake.up.set()
+        for bot in bots:
+            nursery.start_soon(bot.run)
+        with trio.fail_after(60):
+            while server.tournament.hands_dealt < 3:
+                await trio.sleep(0.01)
+        assert server.store is not None
+        # From now on the file may not grow: the next commits fail with "database or disk is full".
+        server.store.submit([Record(sql="PRAGMA max_page_count=1", params=())])
+        with trio.fail_after(60):
+            while not all(any(isinstance(x, m.Announcement) and "paused" in x.text for x in b.received)
+                          for b in bots):
+                await trio.sleep(0.01)
+        assert server.paused_for_store is not None and "full" in server.paused_for_store
+        hands_then = server.tournament.hands_dealt
+        await trio.sleep(1.0)  # the game stays paused: no table goes on
+        for bot in bots:
+            at = next(i for i, x in enumerate(bot.received)
+                      if isinstance(x, m.Announcement) and "paused" in x.text)
+            after = [type(x).__name__ for x in bot.received[at:] if isinstance(x, HAND_EVENTS)]
+            assert not after, f"{bot.name} saw play after the pause: {after}"
+        assert server.tournament.hands_dealt == hands_then
+        nursery.cancel_scope.cancel()
+    server.store.close()
+
+    # Everything the players saw is stored; the restart resumes from the last stored action.
+    hands = check_hands(config.db, finished=False)
+    check_against_db(config.db, bots, hands)
+    state = db_server(config.db)
+    check_chips(state)
+    seen_last = max(h for b in bots for h in b.actions)
+    assert state.tournament.hands_dealt >= seen_last
+    restarted = open_server(config)
+    try:
+        check_chips(restarted)
+        assert restarted.tournament.hands_dealt == state.tournament.hands_dealt
+        table = restarted.tournament.table(1)
+        assert (table.hand.hand_no if table.hand else None) == (
+            state.tournament.table(1).hand.hand_no if state.tournament.table(1).hand else None)
+    finally:
+        assert restarted.store is not None
+        restarted.store.close()

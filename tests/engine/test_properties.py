@@ -27,13 +27,17 @@ from hypothesis import strategies as st
 
 from server.engine.actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
 from server.engine.cards import FULL_DECK, Card, parse_cards, shuffled_deck
+from server.engine.evaluator import evaluate
 from server.engine.events import (
     ActionTaken,
+    BlindPosted,
     BoardDealt,
     HandEnded,
     HandShown,
     HoleCardsDealt,
     PotAwarded,
+    Street,
+    UncalledBetReturned,
 )
 from server.engine.hand import Hand
 from server.engine.table import Table
@@ -314,6 +318,60 @@ def assert_settled_properly(hand: Hand, setup: Setup) -> None:
         assert len(live) == 1 and not shown
 
 
+def assert_matches_reference_settlement(hand: Hand, setup: Setup) -> None:
+    """Work the pots and the payout out again from the events alone, independently of
+    ``pots.py`` and ``Hand._settle``, and compare."""
+    street_bets: dict[tuple[Street, int], int] = {}
+    holes: dict[int, tuple[Card, ...]] = {}
+    street = Street.PREFLOP
+    for e in hand.events:
+        if isinstance(e, BlindPosted):
+            street_bets[street, e.seat] = street_bets.get((street, e.seat), 0) + e.amount
+        elif isinstance(e, ActionTaken):
+            street = e.street
+            street_bets[street, e.seat] = street_bets.get((street, e.seat), 0) + e.amount
+        elif isinstance(e, UncalledBetReturned):
+            street_bets[street, e.seat] -= e.amount
+        elif isinstance(e, HoleCardsDealt):
+            holes[e.seat] = e.cards
+    # Every round ends with the largest bet matched: the unmatched part went back.
+    for st_ in Street:
+        bets = sorted((street_bets.get((st_, s), 0) for s in hand.seats), reverse=True)
+        assert bets[0] == bets[1], f"an unmatched bet stayed in the pot on the {st_}"
+    contrib = {s: sum(v for (_, seat), v in street_bets.items() if seat == s) for s in hand.seats}
+    live = [s for s in hand.seats if not hand.folded(s)]
+    # Layers cut at each amount a live player put in; folded chips fill the layers they reach.
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    for level in sorted({contrib[s] for s in live if contrib[s] > 0}):
+        amount = sum(min(c, level) - min(c, previous) for c in contrib.values())
+        eligible = tuple(s for s in live if contrib[s] >= level)
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+        previous = level
+    leftover = sum(max(0, c - previous) for c in contrib.values())
+    assert leftover == 0, "chips no player still in could win stayed in the pot"
+    assert pots, "someone still in put chips in"
+    pots[0] = (pots[0][0] + setup.carried_in, pots[0][1])
+    strength = {
+        s: evaluate(holes[s] + tuple(hand.board)).strength if len(live) > 1 else 0 for s in live
+    }
+    expected_stacks = {s: stack - contrib[s] for s, stack in setup.seats}
+    expected_awards = []
+    for amount, eligible in pots:
+        best = max(strength[s] for s in eligible)
+        winners = [s for s in eligible if strength[s] == best]
+        share = amount // len(winners)
+        for s in winners:
+            expected_stacks[s] += share
+        expected_awards.append((amount, eligible, tuple((s, share) for s in winners)))
+    awarded = [(p.amount, p.eligible, p.winners) for p in hand.events if isinstance(p, PotAwarded)]
+    assert awarded == expected_awards
+    assert {s: hand.stack(s) for s in hand.seats} == expected_stacks
+
+
 def play_out(hand: Hand, setup: Setup, data: st.DataObject, *, probe: bool) -> int:
     """Play ``hand`` to its end with drawn legal actions; return the number of actions."""
     total = setup.total
@@ -355,6 +413,7 @@ def test_random_hands_follow_the_rules(setup: Setup, data: st.DataObject) -> Non
     play_out(hand, setup, data, probe=True)
     assert_cards_dealt_once(hand, setup)
     assert_settled_properly(hand, setup)
+    assert_matches_reference_settlement(hand, setup)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -380,11 +439,12 @@ def test_a_table_conserves_chips_and_moves_the_button_hand_after_hand(
         assert (hand.button, hand.big_blind_seat) == (expected_button, expected_big_blind)
         assert table.total_chips() == total
         setup = Setup(
-            seats=tuple((s, hand.stack(s) + hand.committed(s)) for s in hand.seats),
+            seats=hand.starting_stacks,  # (the hand may be over already: blinds all-in)
             button=hand.button, small_blind=50, big_blind=100, carried_in=hand.carried_in,
             ruleset=ruleset, deck=deck,
         )
         play_out(hand, setup, data, probe=False)
+        assert_matches_reference_settlement(hand, setup)
         seated_before = set(table.seats)
         busted = table.finish_hand()
         assert table.total_chips() == total

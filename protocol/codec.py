@@ -357,7 +357,11 @@ def _structure(obj: Any, entries: dict[str, _Entry], other: dict[str, type], sid
     try:
         result = detailed(body, cl)
     except Exception as exc:
-        raise _structure_error(exc, tag, request_id) from None
+        try:
+            error = _structure_error(exc, tag, request_id)
+        except Exception:  # pragma: no cover - a fault we could not name is still refused
+            error = ProtocolError(E.INVALID_FIELD, "invalid message", tag, id=request_id)
+        raise error from None
     return result  # pragma: no cover - the fast path accepts whatever cattrs accepts
 
 

@@ -166,7 +166,9 @@ COMMAND_EXAMPLES: list[m.Command] = [
     m.ResumeCommand(reason="dinner is over"),
     m.SetLevelCommand(index=4, reason="we started late"),
     m.SetScheduleCommand(levels=SCHEDULE, reason="faster levels to finish by midnight"),
-    m.SetOptionsCommand(action_seconds=20, time_bank_seconds=60, reason="speed up play"),
+    m.SetOptionsCommand(
+        action_seconds=20, time_bank_seconds=60, ruleset="hickory", reason="speed up play"
+    ),
     m.SetDeadlineCommand(deadline="2025-03-01T23:30:00+01:00", reason="the venue closes"),
     m.MovePlayerCommand(player_id=5, table=2, seat=None, reason="balancing tables"),
     m.RemovePlayerCommand(player_id=9, reason="had to leave"),

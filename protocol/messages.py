@@ -483,9 +483,13 @@ class SetOptionsCommand:
     Attributes:
         action_seconds: the action clock per decision
         time_bank_seconds: each player's time bank, used after the action clock
-        reconnect_grace_seconds: how long a disconnected player's seat waits before
-            their hands are folded automatically
+        reconnect_grace_seconds: how long the server waits for a dropped connection
+            before it announces the player as disconnected
         chat: whether player chat is allowed
+        ruleset: the minimum-raise rule: hickory (every raise adds at least the big
+            blind) or standard (at least the largest raise this round)
+        level_minutes: switch to levels by time, of this many minutes
+        hands_per_level: switch to levels by hands, of this many hands per table
     """
 
     TYPE: ClassVar[str] = "set_options"
@@ -493,7 +497,14 @@ class SetOptionsCommand:
     time_bank_seconds: int | None = None
     reconnect_grace_seconds: int | None = None
     chat: bool | None = None
+    ruleset: Literal["hickory", "standard"] | None = None
+    level_minutes: int | None = None
+    hands_per_level: int | None = None
     reason: Reason
+
+    def __attrs_post_init__(self) -> None:
+        if self.level_minutes is not None and self.hands_per_level is not None:
+            raise RuleError("hands_per_level", "give level_minutes or hands_per_level, not both")
 
 
 @attrs.frozen(kw_only=True)

@@ -36,6 +36,7 @@ from protocol.messages import (
     Command,
     HistoryRequest,
     ServerMessage,
+    SetOptionsCommand,
 )
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -47,6 +48,15 @@ _RULES: dict[type, dict[str, Any]] = {
         "if": {"properties": {"action": {"enum": ["bet", "raise"]}}},
         "then": {"required": ["amount"], "properties": {"amount": {"type": "integer"}}},
         "else": {"properties": {"amount": {"type": "null"}}},
+    },
+    SetOptionsCommand: {
+        "not": {
+            "required": ["level_minutes", "hands_per_level"],
+            "properties": {
+                "level_minutes": {"type": "integer"},
+                "hands_per_level": {"type": "integer"},
+            },
+        },
     },
     HistoryRequest: {
         "not": {

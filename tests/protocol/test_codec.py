@@ -224,6 +224,8 @@ BAD_LINES: list[tuple[str, bytes, str, str | None]] = [
     ("bad schedule level", b'{"type":"director_command","command":{"op":"set_schedule","reason":"x","levels":[{"small_blind":1,"big_blind":2},{"small_blind":1,"big_blind":"2"}]}}', errors.INVALID_FIELD, "director_command.command.levels[1].big_blind"),
     ("schedule not a list", b'{"type":"director_command","command":{"op":"set_schedule","reason":"x","levels":{"small_blind":1}}}', errors.INVALID_FIELD, "director_command.command.levels"),
     ("bad deadline", b'{"type":"director_command","command":{"op":"set_deadline","reason":"x","deadline":"tomorrow"}}', errors.INVALID_FIELD, "director_command.command.deadline"),
+    ("minutes and hands", b'{"type":"director_command","command":{"op":"set_options","reason":"x","level_minutes":10,"hands_per_level":8}}', errors.INVALID_FIELD, "director_command.command.hands_per_level"),
+    ("unknown ruleset", b'{"type":"director_command","command":{"op":"set_options","reason":"x","ruleset":"pot_limit"}}', errors.INVALID_FIELD, "director_command.command.ruleset"),
     ("hand_no and last", b'{"type":"history_request","hand_no":3,"last":2}', errors.INVALID_FIELD, "history_request.last"),
 ]
 

@@ -65,6 +65,10 @@ def test_a_server_line_must_carry_seq() -> None:
         {"type": "act", "hand_no": 1, "action": "raise", "amount": None},
         {"type": "act", "hand_no": 1, "action": "fold", "amount": 3},
         {"type": "history_request", "hand_no": 1, "last": 2},
+        {
+            "type": "director_command",
+            "command": {"op": "set_options", "reason": "x", "level_minutes": 5, "hands_per_level": 9},
+        },
         {"type": "join", "version": 1, "name": "a\nb"},
         {"type": "join", "version": 1, "name": "ab\n"},
         {"type": "resume", "version": 1, "token": "abcdefgh\n"},

@@ -87,13 +87,9 @@ def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:
         raise ValueError(f"{text.strip()!r} is not a whole number of chips")
     amount = int(value)
     if amount < lo:
-        raise ValueError(
-            f"{word} {chips(amount)} is below the minimum {chips(lo)}: type {chips(lo)} to {chips(hi)}"
-        )
+        raise ValueError(f"{word} {chips(amount)} is below the minimum {chips(lo)}")
     if amount > hi:
-        raise ValueError(
-            f"{word} {chips(amount)} is more than you have: the most is {chips(hi)} (all in)"
-        )
+        raise ValueError(f"{word} {chips(amount)} is more than you have: at most {chips(hi)} (all in)")
     return amount
 
 

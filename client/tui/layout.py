@@ -21,9 +21,10 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent, UIControl
+from prompt_toolkit.layout.dimension import Dimension
 
 from client.model import ClientModel
-from client.tui.render import input_prompt, render_screen, render_status
+from client.tui.render import input_prompt, render_screen, render_status, typing_notice
 from client.tui.state import UiState
 
 Clock = Callable[[], float]
@@ -57,7 +58,14 @@ def create_layout(model: ClientModel, ui: UiState, clock: Clock) -> Layout:
         dont_extend_width=True,
         height=1,
     )
-    box = Window(BufferControl(buffer=ui.buffer), height=1, style="class:input")
+    box = Window(BufferControl(buffer=ui.buffer), height=1, style="class:input",
+                 width=Dimension(min=10, weight=1))
+    # While typing, a notice (an amount refused, a command not understood) shows to the right.
+    beside = Window(
+        FormattedTextControl(lambda: typing_notice(ui, clock())),
+        height=1,
+        dont_extend_width=True,
+    )
     status = Window(
         FormattedTextControl(lambda: render_status(model, ui, 10_000, clock())),
         height=1,
@@ -66,7 +74,7 @@ def create_layout(model: ClientModel, ui: UiState, clock: Clock) -> Layout:
     root = HSplit(
         [
             screen,
-            ConditionalContainer(VSplit([prompt, box]), filter=typing),
+            ConditionalContainer(VSplit([prompt, box, beside]), filter=typing),
             ConditionalContainer(status, filter=~typing),
         ]
     )

@@ -927,13 +927,22 @@ def render_status(model: ClientModel, ui: UiState, width: int, now: float) -> St
     return [("class:hints", hints[:width])]
 
 
+def typing_notice(ui: UiState, now: float) -> StyleAndTextTuples:
+    """The notice shown beside the text box (what was wrong with what was typed)."""
+    notice = ui.notice
+    if notice is None or (notice.until is not None and now >= notice.until):
+        return []
+    style = "class:error bold" if notice.tone is Tone.ERROR else "class:notice"
+    return [(style, " " + notice.text + " ")]
+
+
 def input_prompt(ui: UiState, model: ClientModel) -> str:
     if ui.input_mode is InputMode.RAISE:
         turn = model.turn
         if turn is not None:
             legal = turn.legal
             word = "Bet" if legal.is_bet else "Raise to"
-            return f"{word} ({chips(legal.min_raise_to or 0)}-{chips(legal.max_raise_to or 0)}, Tab sizes): "
+            return f"{word} ({chips(legal.min_raise_to or 0)}-{chips(legal.max_raise_to or 0)}, Tab): "
         return "Raise to: "
     if ui.input_mode is InputMode.CHAT:
         return "Say: "

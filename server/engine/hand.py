@@ -209,14 +209,22 @@ class Hand:
         return self._legal
 
     def _may_raise(self, p: _Player) -> bool:
-        # Nobody left to bet against: every other live player is all-in.
-        if not any(q.can_act for q in self._players if q is not p):
+        # Nobody left to bet against: no other live player could put in more than the
+        # current bet (all are all-in, or could only call all-in for less).
+        if not self._can_be_called(p):
             return False
         # A short all-in raise does not reopen the betting to a player who has already
         # acted and faces less than a full raise since (interpretation 4).
         if p.faced is None:
             return True
         return self.current_bet - p.faced >= self.min_raise_increment()
+
+    def _can_be_called(self, p: _Player) -> bool:
+        """Whether some other live player could put in more than the current bet."""
+        level = self.current_bet
+        return any(
+            q is not p and not q.folded and q.stack + q.bet > level for q in self._players
+        )
 
     # -- operations ------------------------------------------------------------------
 
@@ -297,8 +305,10 @@ class Hand:
                 raise IllegalAction(
                     f"you cannot raise: your {p.stack} chips do not cover the call; call all-in or fold"
                 )
-            if not any(q.can_act for q in self._players if q is not p):
-                raise IllegalAction("you cannot raise: every other player is all-in; call or fold")
+            if not self._can_be_called(p):
+                raise IllegalAction(
+                    "you cannot raise: no other player has chips to call a raise; call or fold"
+                )
             raise IllegalAction(
                 "you cannot raise: a short all-in did not reopen the betting to you; call or fold"
             )

@@ -308,6 +308,22 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.open_input(InputMode.DIRECTOR)
         focus_input(actions)
 
+    watcher = Condition(lambda: model.me.role in ("spectator", "director"))
+
+    @kb.add("]", filter=idle & watcher)
+    @kb.add("[", filter=idle & watcher)
+    def _other_table(event: KeyPressEvent) -> None:
+        tables = sorted(t.table for t in model.lobby.tables) if model.lobby is not None else []
+        if not tables:
+            notice("no tables in play yet")
+            return
+        current = model.table.table if model.table is not None else None
+        step = 1 if event.key_sequence[0].key == "]" else -1
+        i = tables.index(current) + step if current in tables else 0
+        table = tables[i % len(tables)]
+        actions.send(m.SnapshotRequest(table=table))
+        notice(f"watching table {table}")
+
     @kb.add("h", filter=idle)
     def _history(event: KeyPressEvent) -> None:
         if ui.overlay is Overlay.HISTORY:

@@ -781,6 +781,7 @@ HELP = [
     ("h", "my last hands (Left/Right to browse)"),
     ("Tab", "side panel: log, chat, standings"),
     ("l", "lobby: every player and table"),
+    ("[  ]", "watch the previous / next table (spectator, director)"),
     (":", "director command line (director only)"),
     ("?", "this help; Esc closes"),
     ("q  Ctrl-C", "quit (your seat is kept: restart to come back)"),
@@ -904,8 +905,8 @@ def render_history(model: ClientModel, ui: UiState, width: int, height: int) -> 
 # =====================================================================================
 
 HINTS_PLAYER = "s sit out · t chat · h history · Tab panel · ? help · q quit"
-HINTS_SPECTATOR = "t chat · h history · Tab panel · l lobby · ? help · q quit"
-HINTS_DIRECTOR = ": command · t chat · l lobby · Tab panel · ? help · q quit"
+HINTS_SPECTATOR = "[ ] table · t chat · l lobby · Tab panel · ? help · q quit"
+HINTS_DIRECTOR = ": command · [ ] table · t chat · l lobby · Tab panel · ? help · q quit"
 
 
 def render_status(model: ClientModel, ui: UiState, width: int, now: float) -> StyleAndTextTuples:

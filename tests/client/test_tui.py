@@ -257,6 +257,15 @@ def test_q_quits_and_sigint_is_bound() -> None:
     assert kb.get_bindings_for_keys((Keys.ControlC,))
 
 
+def test_spectators_switch_tables_with_brackets() -> None:
+    model = scenes.preflop(role="spectator")
+    model.apply(attrs.evolve(scenes.lobby(), tables=(
+        m.LobbyTable(table=1, players=(1, 2, 3)), m.LobbyTable(table=2, players=(4, 5, 6)))), NOW)
+    assert press(model, "]").sent == [m.SnapshotRequest(table=2)]
+    assert press(model, "[").sent == [m.SnapshotRequest(table=2)]
+    assert press(scenes.preflop(), "]").sent == []  # players stay at their own table
+
+
 def test_director_command_is_confirmed_before_it_is_sent() -> None:
     model = scenes.connected("director")
     model.apply(scenes.lobby(), NOW)

@@ -372,12 +372,59 @@ def assert_matches_reference_settlement(hand: Hand, setup: Setup) -> None:
     assert {s: hand.stack(s) for s in hand.seats} == expected_stacks
 
 
+def assert_nobody_passed_over(hand: Hand, after: int) -> None:
+    """Everyone between ``after`` and the player to act (clockwise) had nothing to do:
+    folded, all-in, or already acted this round with the bet matched (interpretation 3)."""
+    if hand.to_act is None:
+        return
+    seats = list(hand.seats)
+    acted = {
+        e.seat for e in hand.events if isinstance(e, ActionTaken) and e.street is hand.street
+    }
+    start = seats.index(after)
+    for k in range(1, len(seats) + 1):
+        s = seats[(start + k) % len(seats)]
+        if s == hand.to_act:
+            return
+        if hand.folded(s) or hand.stack(s) == 0:
+            continue
+        matched = hand.bet(s) == hand.current_bet
+        alone = not any(
+            not hand.folded(o) and hand.stack(o) > 0 for o in seats if o != s
+        )
+        assert matched and (s in acted or alone), f"seat {s} was passed over"
+    raise AssertionError("the player to act is not in the hand")
+
+
+def assert_round_closed_properly(
+    hand: Hand, street: Street, actor: int, to: int, before: dict[int, tuple[bool, int, int]]
+) -> None:
+    """A betting round ended: every player still in with chips had acted in it (unless no
+    one else could act) and matched the largest bet."""
+    live_after = [s for s in hand.seats if not hand.folded(s)]
+    if len(live_after) == 1:
+        return  # everyone else folded
+    acted = {e.seat for e in hand.events if isinstance(e, ActionTaken) and e.street is street}
+    round_max = max([bet for _, _, bet in before.values()] + [to])
+    # Chips behind once the action was taken (before any uncalled bet or pot came back).
+    behind = {s: stack for s, (folded, stack, _) in before.items() if not hand.folded(s)}
+    if actor in behind:
+        behind[actor] -= to - before[actor][2]
+    for s, (folded, stack, bet) in before.items():
+        if s == actor or folded or stack == 0:
+            continue
+        assert bet == round_max, f"seat {s} never matched {round_max} on the {street}"
+        others = [o for o, chips in behind.items() if o != s and chips > 0]
+        assert s in acted or not others, f"seat {s} never acted on the {street}"
+
+
 def play_out(hand: Hand, setup: Setup, data: st.DataObject, *, probe: bool) -> int:
     """Play ``hand`` to its end with drawn legal actions; return the number of actions."""
     total = setup.total
     bound = action_bound(setup)
     actions = 0
     assert_chips_conserved(hand, total)
+    assert_nobody_passed_over(hand, hand.big_blind_seat)
     while not hand.is_over:
         assert actions < bound, "the hand did not end within the bound"
         legal = hand.legal_actions()
@@ -392,11 +439,18 @@ def play_out(hand: Hand, setup: Setup, data: st.DataObject, *, probe: bool) -> i
                 trial.act(legal.seat, action)  # accepted: raises nothing
                 assert_chips_conserved(trial, total)
         action = chosen_action(data, legal)
+        street = hand.street
+        before = {s: (hand.folded(s), hand.stack(s), hand.bet(s)) for s in hand.seats}
         events = hand.act(legal.seat, action, automatic=data.draw(st.booleans()))
         taken = next(e for e in events if isinstance(e, ActionTaken))
         assert taken.seat == legal.seat
         actions += 1
         assert_chips_conserved(hand, total)
+        if hand.street is street:
+            assert_nobody_passed_over(hand, legal.seat)
+        else:
+            assert_round_closed_properly(hand, street, legal.seat, taken.to, before)
+            assert_nobody_passed_over(hand, hand.button)  # flop, turn, river
     assert hand.legal_actions() is None and hand.to_act is None
     if probe:
         for seat in hand.seats:

@@ -34,6 +34,9 @@ __all__ = ["Bot", "run_bot"]
 
 log = logging.getLogger("hickory.bot")
 
+SKIP = frozenset({"lobby"})
+"""Server messages a bot does not decode (``Bot(..., skip_types=frozenset())`` keeps them)."""
+
 CLOCK_SHARE = 0.25
 """The share of the action clock left that a decision may use (think delay included)."""
 
@@ -74,6 +77,7 @@ class Bot:
         self.token_file = Path(token_file) if token_file is not None else None
         self._on_message = on_message
         token = self._read_token()
+        session_options.setdefault("skip_types", SKIP)
         self.session = ClientSession(
             host, port, name=name, password=password, token=token,
             on_message=self._seen, **session_options,  # type: ignore[arg-type]

@@ -8,8 +8,8 @@ The first form plays until the tournament is over and prints each bot's place (w
 that think for about ``--think`` seconds a decision, plays for ``--duration`` seconds and
 reports hands per second (distinct hands seen starting), the action latency as the bots
 see it (from sending ``act`` to the server's first message about it), reconnects and
-errors. ``--churn P`` cuts the connection of each bot with probability P every second;
-the bot reconnects and resumes its seat with its token. ``run_load`` is the same from
+errors. ``--churn P`` cuts the connection of each bot with probability P every second
+(except in the last two seconds); the bot reconnects and resumes its seat with its token. ``run_load`` is the same from
 Python (``bench/server.py``, tests).
 """
 
@@ -153,7 +153,8 @@ async def run_load(
 
     async def churner() -> None:
         nonlocal drops
-        while True:
+        # No cuts in the last two seconds: every cut bot has time to come back before the end.
+        while trio.current_time() + 1 <= end - 2:
             await trio.sleep(1)
             for b in bots:
                 if b.session.model.connection is ConnectionState.CONNECTED and rng.random() < churn:
@@ -170,6 +171,7 @@ async def run_load(
             d.send_nowait(m.DirectorCommand(command=m.StartCommand(reason="load test")))
             await trio.sleep(0.5)
 
+    end = trio.current_time() + duration
     async with trio.open_nursery() as nursery:
         for b in bots:
             nursery.start_soon(b.run)

@@ -375,6 +375,10 @@ class ClientModel:
             handler(self, msg, now)
         self._changed()
 
+    def skipped(self, seq: int | None) -> None:
+        """A server line the client chose not to decode: its ``seq`` still counts."""
+        self._track_seq(seq)
+
     def _changed(self) -> None:
         self.changes += 1
 

@@ -27,6 +27,8 @@ Sends go through a bounded queue and a writer task that merges what is queued in
 from __future__ import annotations
 
 import random
+import re
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -123,23 +125,43 @@ class _Drop(Exception):
         self.reason = reason
 
 
+_SEQ_AT_END = re.compile(rb',"seq":(\d+)}$')
+
+
 class _Reader:
     """Lines from a stream, decoded; undecodable lines are counted and skipped.
 
     A skipped line leaves a hole in ``seq`` that the model notices, so the session asks
-    for a snapshot instead of trusting a state that missed something.
+    for a snapshot instead of trusting a state that missed something. Lines whose type is
+    in ``skip`` are not decoded at all (a bot has no use for a 200-player lobby on every
+    hand's end); only their ``seq`` is read, from the end of the line where the server
+    puts it, and counted through ``on_skip``.
     """
 
-    def __init__(self, stream: trio.abc.Stream, max_line: int, stats: SessionStats) -> None:
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        max_line: int,
+        stats: SessionStats,
+        skip: frozenset[str] = frozenset(),
+        on_skip: Callable[[int | None], None] | None = None,
+    ) -> None:
         self.stream = stream
         self.buffer = LineBuffer(max_line)
-        self.pending: list[bytes] = []
+        self.pending: deque[bytes] = deque()
         self.stats = stats
+        self.skip = tuple(b'{"type":"%s"' % t.encode() for t in sorted(skip))
+        self.on_skip = on_skip
 
     async def receive(self) -> m.ServerMessage:
         while True:
             while self.pending:
-                line = self.pending.pop(0)
+                line = self.pending.popleft()
+                if self.skip and line.startswith(self.skip):
+                    found = _SEQ_AT_END.search(line)
+                    if self.on_skip is not None:
+                        self.on_skip(int(found.group(1)) if found else None)
+                    continue
                 try:
                     return decode_server(line)
                 except ProtocolError:
@@ -167,7 +189,9 @@ class ClientSession:
     ``on_message(msg, now)`` after each server message is applied. Timing: ``ping_interval``
     seconds without sending anything sends a ping; ``idle_timeout`` seconds without hearing
     anything drops the connection (then it reconnects); ``backoff_initial`` doubles per
-    failed attempt up to ``backoff_max``.
+    failed attempt up to ``backoff_max``. Server messages whose type is in ``skip_types``
+    are not decoded or applied (the bots skip ``lobby``: decoding a big lobby on every
+    hand's end for each of a few hundred bots in one process costs more than the game).
     """
 
     def __init__(
@@ -194,6 +218,7 @@ class ClientSession:
         on_message: Callable[[m.ServerMessage, float], None] | None = None,
         rng: random.Random | None = None,
         model: ClientModel | None = None,
+        skip_types: frozenset[str] = frozenset(),
     ) -> None:
         chosen = [name is not None or token is not None, spectate, director_secret is not None]
         if sum(chosen) != 1:
@@ -217,6 +242,7 @@ class ClientSession:
         self.on_change = on_change
         self.on_message = on_message
         self.rng = rng if rng is not None else random.Random()
+        self.skip_types = skip_types
         self.model = model if model is not None else ClientModel()
         if token is not None:
             self.model.me.token = token
@@ -414,7 +440,9 @@ class ClientSession:
             async with trio.open_nursery() as nursery:
                 self._kick = nursery.cancel_scope
                 nursery.start_soon(self._writer, stream, receive_ch, nursery.cancel_scope)
-                reader = _Reader(stream, self.max_line, self.stats)
+                reader = _Reader(
+                    stream, self.max_line, self.stats, self.skip_types, self.model.skipped
+                )
                 try:
                     await self._handshake(reader, send_ch)
                     handshaken = True

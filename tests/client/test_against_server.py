@@ -7,8 +7,10 @@ connection is cut resumes its seat with its token and plays on.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import pytest
 import trio
 
 from client.bot import Bot
@@ -129,3 +131,25 @@ async def test_load_tool_with_churn_keeps_the_tournament_going(autojump_clock: o
     assert report.reconnects > 0 and report.reconnects == report.drops
     assert report.resumed_ok, report.summary()
     assert report.latency_p50 is not None
+
+
+@pytest.mark.skipif(
+    not os.environ.get("HICKORY_LOAD_TEST"),
+    reason="200 bots for 60 s take about a minute of wall time: set HICKORY_LOAD_TEST=1",
+)
+async def test_two_hundred_clients_with_churn_for_a_minute(autojump_clock: object) -> None:
+    players, stack = 200, 10_000
+    cfg = fast_config(players, seats=9, action_clock=10, time_bank=10, hands_per_level=50,
+                      starting_stack=stack)
+    async with running(cfg, seed=11) as (server, port):
+        report = await run_load("127.0.0.1", port, clients=players, think=0.5, duration=60,
+                                churn=0.01, seed=1)
+        assert not server.tournament.finished, "the tournament keeps going"
+        total = server.tournament.total_chips()
+    print(report.summary())
+    assert total == players * stack, "chips are conserved"
+    assert report.joined == players and report.refused == 0, report.summary()
+    assert report.reconnects == report.drops > 0, "every cut bot came back"
+    assert report.resumed_ok, "every reconnect resumed the same player's seat"
+    assert report.errors == 0, report.summary()
+    assert report.hands > 0

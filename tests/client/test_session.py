@@ -298,3 +298,30 @@ def _fields(msg: object) -> dict[str, object]:
     import attrs
 
     return attrs.asdict(msg, recurse=False)  # type: ignore[arg-type]
+
+
+async def test_skipped_types_are_not_decoded_but_their_seq_counts(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with fake_server() as (port, peers):
+
+        async def server() -> None:
+            peer = await peers.receive()
+            await peer.send(HELLO)
+            await peer.receive()
+            await peer.send(welcome())
+            await peer.send(LOBBY)
+            await peer.send(m.ServerPing(nonce="z"))
+            assert await peer.receive(skip_pings=True) == m.Pong(nonce="z")
+            done.set()
+
+        done = trio.Event()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(server)
+            async with open_session(
+                "127.0.0.1", port, name="alice", skip_types=frozenset({"lobby"})
+            ) as s:
+                await done.wait()
+                assert s.model.lobby is None
+                assert s.model.last_seq == 4 and s.model.gaps == 0
+                assert s.stats.bad_lines == 0

@@ -32,12 +32,14 @@ def _serve(args: argparse.Namespace) -> int:
 def _subcommands() -> list[Subcommand]:
     """(name, add its arguments, run it). Imported lazily so `--help` stays fast."""
     subs: list[Subcommand] = []
+    from server.tournament.simulate import with_tournament_mode
+
     try:
         from server.simulate import add_simulate_arguments, run_simulate
 
-        subs.append(("simulate", add_simulate_arguments, run_simulate))
+        subs.append(("simulate", *with_tournament_mode(add_simulate_arguments, run_simulate)))
     except ImportError:
-        pass
+        subs.append(("simulate", *with_tournament_mode(None, None)))  # --tournament only
     try:
         from server.tools import add_history_arguments, add_standings_arguments, run_history, run_standings
 

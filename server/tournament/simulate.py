@@ -213,6 +213,35 @@ def run_from_args(args: argparse.Namespace) -> int:
     return 0
 
 
+AddArguments = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+def with_tournament_mode(add: AddArguments | None, run: Run | None) -> tuple[AddArguments, Run]:
+    """Wrap the ``simulate`` subcommand (or stand in for it) so that ``--tournament`` plays a
+    whole tournament. Options the plain simulation already has (``--players``, ``--seed``,
+    ``--seats``...) are shared, the others added; without ``--tournament`` it runs as before."""
+
+    def add_all(parser: argparse.ArgumentParser) -> None:
+        if add is not None:
+            add(parser)
+        parser.add_argument("--tournament", action="store_true",
+                            help="play a whole tournament over as many tables as needed")
+        probe = argparse.ArgumentParser(add_help=False)
+        add_arguments(probe)
+        existing = set(parser._option_string_actions)
+        for action in probe._actions:
+            if not existing.intersection(action.option_strings):
+                parser._add_action(action)
+
+    def run_any(args: argparse.Namespace) -> int:
+        if args.tournament or run is None:
+            return run_from_args(args)
+        return run(args)
+
+    return add_all, run_any
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hickory-server simulate --tournament", description=__doc__)
     add_arguments(parser)

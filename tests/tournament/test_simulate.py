@@ -75,3 +75,12 @@ def test_the_command_prints_the_standings_and_the_chip_check(capsys: pytest.Capt
     assert main(["--players", "12", "--seed", "4", "--seats", "6", "--hands-per-level", "5"]) == 0
     out = capsys.readouterr().out
     assert "Final standings:" in out and "Chip conservation: ok" in out and "Tables broken: 1" in out
+
+
+def test_hickory_server_simulate_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.cli import main as server_main
+
+    argv = ["simulate", "--tournament", "--players", "20", "--seed", "2", "--deadline-hands", "2"]
+    assert server_main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Ended at the deadline" in out and "Final standings:" in out

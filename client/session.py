@@ -389,8 +389,8 @@ class ClientSession:
     # -- the loop -------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Connect, and reconnect, until refused, closed, or the tournament is over and the
-        server said goodbye. Never raises for network trouble; it ends in a final state."""
+        """Connect, and reconnect, until refused, closed, or the connection ends after the
+        tournament is over. Never raises for network trouble; it ends in a final state."""
         task_status.started()
         attempt = 0
         try:
@@ -415,7 +415,9 @@ class ClientSession:
                 self._notify()
                 delay = min(self.backoff_max, self.backoff_initial * 2**attempt)
                 attempt += 1
-                await trio.sleep(delay * (0.5 + 0.5 * self.rng.random()))
+                with trio.CancelScope() as self._kick:  # close() cuts the wait short
+                    await trio.sleep(delay * (0.5 + 0.5 * self.rng.random()))
+                self._kick = None
         finally:
             if self.model.connection not in (ConnectionState.REFUSED, ConnectionState.CLOSED):
                 self.model.set_closed(self.model.connection_reason)
@@ -424,21 +426,37 @@ class ClientSession:
             self._notify()
 
     async def _connect_once(self) -> tuple[bool, str]:
-        """One connection from open to close: (whether the handshake succeeded, why it ended)."""
-        try:
-            stream = await trio.open_tcp_stream(self.host, self.port)
-        except OSError as exc:
-            return False, f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}"
+        """One connection from open to close: (whether the handshake succeeded, why it ended).
+
+        ``drop()`` and ``close()`` cancel ``self._kick``, the scope around all of it, so a
+        connection can be cut at any stage, even while the TCP connect is still pending.
+        """
+        self._drop_reason = "dropped"
+        with trio.CancelScope() as kick:
+            self._kick = kick
+            try:
+                return await self._connection()
+            finally:
+                self._kick = None
+                self._send = None
+        return False, self._drop_reason
+
+    async def _connection(self) -> tuple[bool, str]:
+        with trio.move_on_after(self.handshake_timeout) as connecting:
+            try:
+                stream = await trio.open_tcp_stream(self.host, self.port)
+            except OSError as exc:
+                return False, f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}"
+        if connecting.cancelled_caught:
+            return False, f"cannot connect to {self.host}:{self.port}: timed out"
         self.stats.connects += 1
         self.goodbye_seen = False
-        self._drop_reason = "dropped"
         handshaken = False
         reason: str | None = None
         self._queued = self._written = 0
         send_ch, receive_ch = trio.open_memory_channel[bytes](self.send_queue)
         try:
             async with trio.open_nursery() as nursery:
-                self._kick = nursery.cancel_scope
                 nursery.start_soon(self._writer, stream, receive_ch, nursery.cancel_scope)
                 reader = _Reader(
                     stream, self.max_line, self.stats, self.skip_types, self.model.skipped
@@ -458,13 +476,10 @@ class ClientSession:
                     self.model.set_refused(exc.reason)
                     reason = exc.reason
                 nursery.cancel_scope.cancel()
-            if reason is None:
-                reason = self._drop_reason
         finally:
-            self._kick = None
             self._send = None
             await trio.aclose_forcefully(stream)
-        return handshaken, reason
+        return handshaken, reason if reason is not None else self._drop_reason
 
     async def _writer(
         self,

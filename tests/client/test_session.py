@@ -325,3 +325,18 @@ async def test_skipped_types_are_not_decoded_but_their_seq_counts(
                 assert s.model.lobby is None
                 assert s.model.last_seq == 4 and s.model.gaps == 0
                 assert s.stats.bad_lines == 0
+
+
+async def test_close_cuts_a_reconnect_wait_short(autojump_clock: trio.testing.MockClock) -> None:
+    async with fake_server() as (port, _peers):
+        pass  # nothing listens there any more
+    s = ClientSession("127.0.0.1", port, name="alice", backoff_initial=100, backoff_max=100)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(s.run)
+        while s.stats.reconnects == 0:
+            await s.wait_changed()
+        start = trio.current_time()
+        await s.close("bye")
+        await s.wait_done()
+        assert trio.current_time() - start < 1
+    assert s.ended and s.model.connection is ConnectionState.CLOSED

@@ -17,6 +17,7 @@ Screen at 80x24, seated at a table::
 
 from __future__ import annotations
 
+import datetime as dt
 import textwrap
 from collections.abc import Sequence
 
@@ -81,7 +82,7 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
     else:
         body = render_table_screen(model, ui, width, body_h, now)
     if conn is ConnectionState.RECONNECTING:
-        body = banner_over(body, width, reconnecting_lines(model))
+        body = banner_over(body, width, reconnecting_lines(model, width))
     return [header, *body]
 
 
@@ -106,13 +107,14 @@ def refused_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
     return out
 
 
-def reconnecting_lines(model: ClientModel) -> list[tuple[str, str]]:
+def reconnecting_lines(model: ClientModel, width: int) -> list[tuple[str, str]]:
     reason = model.connection_reason or "connection lost"
-    return [
-        ("class:banner bold", "reconnecting..."),
-        ("class:banner", reason[:60]),
-        ("class:banner", "your seat is kept; the server plays check/fold if the clock runs out"),
-    ]
+    room = max(20, min(70, width - 6))
+    out = [("class:banner bold", "reconnecting...")]
+    out += [("class:banner", line) for line in textwrap.wrap(reason, room)[:3]]
+    out += [("class:banner", line) for line in textwrap.wrap(
+        "your seat is kept; if your clock runs out the server checks or folds for you", room)]
+    return out
 
 
 def render_message_box(lines: list[tuple[str, str]], width: int, height: int) -> Lines:
@@ -127,9 +129,9 @@ def banner_over(body: Lines, width: int, lines: list[tuple[str, str]]) -> Lines:
     """Dim the body and put a framed banner in its middle (the reconnecting state)."""
     height = len(body)
     dimmed: Lines = [[("class:stale " + f[0], f[1]) for f in line] for line in body]
-    inner = min(width - 2, max(fragments_width([ln]) for ln in lines) + 4)
+    inner = min(width - 4, max(fragments_width([ln]) for ln in lines) + 4)
     top = max(0, (height - len(lines) - 2) // 2)
-    left = max(0, (width - inner - 2) // 2)
+    left = max(0, (width - inner - 4) // 2)
     box: list[tuple[str, str]] = [("class:banner", "+" + "-" * inner + "+")]
     for style, text in lines:
         box.append((style, "|" + text[:inner].center(inner) + "|"))
@@ -140,7 +142,7 @@ def banner_over(body: Lines, width: int, lines: list[tuple[str, str]]) -> Lines:
             continue
         c = Canvas(width, 1)
         c.write(0, 0, dimmed[row])
-        c.text(0, left, text, style)
+        c.text(0, left, f" {text} ", style)
         dimmed[row] = c.lines()[0]
     return dimmed
 
@@ -437,6 +439,10 @@ def pot_lines(t: TableModel, width: int) -> Lines:
     """Main pot, each side pot on its own line (who can win it), carried chips, total."""
     lines: Lines = []
     pots = [p for p in t.pots if p.amount]
+    if sum(p.amount for p in pots) > t.collected:
+        # A snapshot taken mid-round counts the bets in front in its pots; how they will
+        # split is only known when the round closes, so show what is gathered so far.
+        pots = [m.Pot(amount=t.collected, eligible=())] if t.collected else []
     for i, pot in enumerate(pots):
         label = "Pot" if i == 0 else f"Side pot {i}"
         text = f"{label} {chips(pot.amount)}"
@@ -704,6 +710,15 @@ def standings_lines(model: ClientModel, width: int) -> Lines:
 # =====================================================================================
 
 
+def local_time(stamp: str) -> str:
+    """An ISO 8601 time from the server as local wall-clock time: "Sat 23:59"."""
+    try:
+        when = dt.datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    return when.strftime("%a %H:%M")
+
+
 def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
     c = Canvas(width, height)
     lobby = model.lobby
@@ -726,7 +741,7 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
     row += 1
     facts = [level_text(model, now)]
     if lobby.deadline:
-        facts.append(f"ends by {lobby.deadline.replace('T', ' ')[:16]}")
+        facts.append(f"ends by {local_time(lobby.deadline)}")
     facts.append(f"{len(lobby.players)} registered")
     if lobby.tables:
         facts.append(f"{len(lobby.tables)} table" + ("" if len(lobby.tables) == 1 else "s"))
@@ -737,10 +752,14 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
         if place is not None:
             c.center(row, [("class:title bold", f"You finished in place {place}")])
             row += 2
-    # Players in columns: name, chips, where, status.
+    # Players in columns: name, chips, where, status; the latest chat under them.
+    said = chat_texts(model)[-4:] + [f"* {a}" for a in list(model.announcements)[-2:]]
+    chat_h = min(len(said), 6)
+    c.text(row, 1, f"Players ({len(lobby.players)})", "class:title")
+    row += 1
     col_w = 26 if width >= 60 else width
     ncols = max(1, min(3, width // col_w))
-    avail = height - row - 2
+    avail = height - row - 1 - (chat_h + 1 if chat_h else 0)
     players = list(lobby.players)
     for i, p in enumerate(players[: max(0, avail) * ncols]):
         r, k = row + i % max(1, avail), i // max(1, avail)
@@ -755,11 +774,12 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
         if status:
             c.text(r, x + len(text) - 5, status[:7], "class:seat.status", col_w - 1)
     if len(players) > avail * ncols and avail > 0:
-        c.center(height - 2, [("class:dim", f"... and {len(players) - avail * ncols} more")])
-    hint = "t chat · Tab standings · ? help · q quit"
-    if model.me.role == "director":
-        hint = ": command (start, pause, level, announce, ...) · " + hint
-    c.center(height - 1, [("class:dim", hint)])
+        c.center(row + avail, [("class:dim", f"... and {len(players) - avail * ncols} more")])
+    if chat_h:
+        top = height - chat_h
+        c.text(top - 1, 1, "Chat and announcements", "class:title")
+        for i, text in enumerate(wrap_tail(said, width - 2, chat_h)):
+            c.text(top + i, 1, text, "class:announcement" if text.startswith("* ") else "class:chat")
     return c.lines()
 
 

@@ -153,3 +153,39 @@ async def test_two_hundred_clients_with_churn_for_a_minute(autojump_clock: objec
     assert report.resumed_ok, "every reconnect resumed the same player's seat"
     assert report.errors == 0, report.summary()
     assert report.hands > 0
+
+
+async def test_a_spectator_follows_the_table_without_seeing_hole_cards(autojump_clock: object) -> None:
+    from client.session import open_session
+
+    cfg = fast_config(3, seats=6, action_clock=5, time_bank=5)
+    async with running(cfg, seed=6) as (_server, port):
+        bots = bots_for(port, [(f"cs-{i}", "calling-station") for i in range(3)])
+        async with trio.open_nursery() as nursery:
+            for b in bots:
+                nursery.start_soon(b.run)
+            while bots[0].session.model.table is None:
+                await bots[0].session.wait_changed()
+            table = bots[0].session.model.table.table
+            leaks: list[str] = []
+            watcher = CheckedModel()
+
+            def watch(msg: m.ServerMessage, now: float) -> None:
+                t = watcher.table
+                if t is None:
+                    return
+                for seat in t.seats.values():
+                    if seat.cards is not None and not seat.showed:
+                        leaks.append(f"seat {seat.seat} cards {seat.cards} after {msg.TYPE}")
+
+            async with open_session("127.0.0.1", port, spectate=True, spectate_table=table,
+                                    on_message=watch, model=watcher) as spectator:
+                assert spectator.model.me.role == "spectator"
+                while spectator.model.finished is None and not spectator.ended:
+                    await spectator.wait_changed()
+                log = list(spectator.model.log)
+    assert leaks == []
+    assert watcher.problems == []
+    assert spectator.model.my_cards is None
+    assert any(line.startswith("-- hand #") for line in log)
+    assert not any(line.startswith("you are dealt") for line in log)

@@ -99,12 +99,16 @@ class Bot:
     """A simple player: mostly check/call, sometimes raise, bet, shove or fold."""
 
     def __init__(self, name: str, server: ServerProcess, seed: int, *, observe: Observer | None = None,
-                 think: float = 0.01) -> None:
+                 think: float = 0.01, shove: float = 0.04, raise_: float = 0.18,
+                 raise_cap: float | None = None) -> None:
         self.name = name
         self.server = server
         self.rng = random.Random(seed)
         self.observe = observe
         self.think = think
+        self.shove = shove  # how often it goes all-in, and raises, when it may
+        self.raise_ = raise_
+        self.raise_cap = raise_cap  # raise at most this many times the minimum (None: any size)
         self.token: str | None = None
         self.player_id: int | None = None
         self.seat: int | None = None
@@ -209,12 +213,13 @@ class Bot:
         preflop = self.street.get(turn.hand_no, "preflop") == "preflop"
         can_raise = legal.min_raise_to is not None and legal.max_raise_to is not None
         raise_kind = "bet" if legal.check and not preflop else "raise"
-        if can_raise and r < 0.04:
+        if can_raise and r < self.shove:
             return m.Act(hand_no=turn.hand_no, action="all_in")
-        if can_raise and r < 0.22:
+        if can_raise and r < self.shove + self.raise_:
             assert legal.min_raise_to is not None and legal.max_raise_to is not None
-            to = legal.min_raise_to if self.rng.random() < 0.6 else self.rng.randint(
-                legal.min_raise_to, legal.max_raise_to)
+            top = legal.max_raise_to if self.raise_cap is None else max(
+                legal.min_raise_to, min(legal.max_raise_to, int(legal.min_raise_to * self.raise_cap)))
+            to = legal.min_raise_to if self.rng.random() < 0.6 else self.rng.randint(legal.min_raise_to, top)
             return m.Act(hand_no=turn.hand_no, action=raise_kind, amount=to)  # type: ignore[arg-type]
         if legal.check:
             return m.Act(hand_no=turn.hand_no, action="check")

@@ -266,6 +266,9 @@ class Client:
             elif isinstance(msg, m.Lobby) and msg.tables and model.connection is ConnectionState.CONNECTED:
                 self.send(m.SnapshotRequest(table=msg.tables[0].table))
         note_server_message(model, self, msg, now)
+        if isinstance(msg, m.YourTurn) and self.app is not None:
+            # A bell, in case the player is looking elsewhere (most terminals flash or beep).
+            self.app.output.bell()
 
 
 async def run_client(args: argparse.Namespace, host: str, port: int, tokens: TokenStore) -> int:

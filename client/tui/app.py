@@ -69,7 +69,7 @@ STYLE = Style.from_dict(
         "handname": "#55ff55",
         "key": "bold #ffff55",
         "keylabel": "",
-        "yourturn": "#55ff55 blink",
+        "yourturn": "#55ff55",
         "clock": "#55ff55",
         "clock.bank": "#ffaa00",
         "clock.urgent": "#ff5555",

@@ -483,6 +483,15 @@ def hand_name(cards: Sequence[str] | None, board: Sequence[str]) -> str | None:
     return f"{RANK_NAMES[hi].capitalize()}-{RANK_NAMES[lo]}{suited}"
 
 
+def my_lobby_status(model: ClientModel) -> str | None:
+    if model.lobby is None or model.me.player_id is None:
+        return None
+    for p in model.lobby.players:
+        if p.player_id == model.me.player_id:
+            return p.status
+    return None
+
+
 def is_my_turn(model: ClientModel) -> bool:
     """It is my turn and I have not answered it yet: the only time action keys work."""
     turn = model.turn
@@ -576,6 +585,9 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
     c = Canvas(width, height)
     cards = t.your_cards
     col = 1
+    out = model.me.role == "player" and t.me is None and my_lobby_status(model) == "eliminated"
+    if out:
+        cards = None
     if cards:
         for i, line in enumerate(big_cards(cards, ui.ascii)):
             c.write(i, col, line)
@@ -588,6 +600,10 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         text = "No cards this hand" if t.street is not None else "Waiting for the next hand"
         if me is not None and me.sitting_out:
             text = "You are sitting out: press s when you are back"
+        if out:
+            place = next((p.place for p in model.standings if p.player_id == model.me.player_id), None)
+            text = "You are out of the tournament" + (f" in place {place}" if place else "")
+            text += ": watch on, or q to leave"
         c.text(1, 1, text, "class:dim")
         col = width
     room = width - col

@@ -430,6 +430,14 @@ def test_sitting_out_and_disconnected_are_marked() -> None:
     assert "s I'm back" in text
 
 
+def test_an_eliminated_player_is_told_so() -> None:
+    model = scenes.preflop(turn=False)
+    model.apply(m.PlayerStatus(player_id=1, name="alice", table=1, seat=0, status="eliminated"), NOW)
+    model.apply(m.Standings(places=(m.Place(place=6, player_id=1, name="alice", chips=0,
+                                            eliminated_in_hand=17),), final=False), NOW)
+    assert "You are out of the tournament in place 6" in screen(model)
+
+
 def test_reconnecting_keeps_the_table_under_a_banner() -> None:
     model = scenes.preflop()
     model.set_reconnecting("connection lost: reset by peer")

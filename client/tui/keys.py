@@ -89,7 +89,7 @@ def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:
     if amount < lo:
         raise ValueError(f"{word} {chips(amount)} is below the minimum {chips(lo)}")
     if amount > hi:
-        raise ValueError(f"{word} {chips(amount)} is more than you have: at most {chips(hi)} (all in)")
+        raise ValueError(f"{word} {chips(amount)} is over your all-in {chips(hi)}")
     return amount
 
 
@@ -163,7 +163,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         index = min(index, len(sizes) - 1)
         ui.quick_index = index
         ui.open_input(InputMode.RAISE, str(sizes[index][1]), prefilled=True)
-        ui.notice = None
+        notice("Enter sends · Tab: min, half pot, pot, all in · Esc")
         focus_input(actions)
 
     @kb.add("r", filter=my_turn)

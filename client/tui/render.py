@@ -979,7 +979,7 @@ def input_prompt(ui: UiState, model: ClientModel) -> str:
         if turn is not None:
             legal = turn.legal
             word = "Bet" if legal.is_bet else "Raise to"
-            return f"{word} ({chips(legal.min_raise_to or 0)}-{chips(legal.max_raise_to or 0)}, Tab): "
+            return f"{word} ({chips(legal.min_raise_to or 0)}-{chips(legal.max_raise_to or 0)}): "
         return "Raise to: "
     if ui.input_mode is InputMode.CHAT:
         return "Say: "

@@ -168,7 +168,7 @@ def test_play_a_hand_with_a_raise_then_come_back_after_a_kill(
 
     # A raise below the minimum is refused on screen and nothing is sent.
     terminal.keys("r")
-    terminal.wait_for(lambda s: "Tab):" in s)
+    terminal.wait_for(lambda s: "Enter sends" in s)
     terminal.keys(str(low - 1), literal=True)
     terminal.keys("Enter")
     screen = terminal.wait_for("below the minimum")

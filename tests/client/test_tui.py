@@ -179,7 +179,7 @@ def test_the_raise_box_refuses_an_amount_above_the_maximum() -> None:
     sent = press(scenes.preflop(), "r", "25000", "\r")
     assert acts(sent) == []
     assert sent.ui.notice is not None
-    assert "raise to 25,000 is more than you have: at most 10,000 (all in)" in sent.ui.notice.text
+    assert "raise to 25,000 is over your all-in 10,000" in sent.ui.notice.text
 
 
 def test_the_raise_box_refuses_what_is_not_a_number_and_then_accepts_a_fix() -> None:
@@ -304,7 +304,7 @@ def test_parse_raise_accepts_numbers_in_range_and_named_sizes() -> None:
     assert parse_raise("pot", legal, 450) == 1050
     with pytest.raises(ValueError, match="below the minimum 500"):
         parse_raise("499", legal)
-    with pytest.raises(ValueError, match="at most 10,000"):
+    with pytest.raises(ValueError, match="over your all-in 10,000"):
         parse_raise("10001", legal)
     with pytest.raises(ValueError, match="not a whole number"):
         parse_raise("0.5k5", legal) if False else parse_raise("600.5", legal)

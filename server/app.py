@@ -121,6 +121,7 @@ class TableRunner:
         self.table_id = table_id
         self.send, self.inbox = trio.open_memory_channel[TableCommand](1024)
         self.turn: Turn | None = None
+        self.away_until: float | None = None  # when everyone is sitting out: next deal
 
     def post(self, cmd: TableCommand) -> bool:
         try:
@@ -144,8 +145,21 @@ class TableRunner:
             if not t.can_deal(self.table_id, now):
                 await self.wait_for_change(1.0)
                 continue
+            if self.everyone_away():
+                # Nobody here is playing: deal at a human pace (one hand per action clock),
+                # not as fast as the CPU can fold hands; at once when someone is back.
+                if self.away_until is None:
+                    self.away_until = trio.current_time() + t.settings.action_clock
+                if trio.current_time() < self.away_until:
+                    await self.wait_for_change(self.away_until - trio.current_time())
+                    continue
+            self.away_until = None
             await s.begin_hand(self.table_id)
             await trio.lowlevel.checkpoint()
+
+    def everyone_away(self) -> bool:
+        seats = self.server.tournament.table(self.table_id).seats.values()
+        return all(self.server.players[p.player_id].sitting_out for p in seats if p.stack > 0)
 
     async def wait_for_change(self, timeout: float) -> None:
         with trio.move_on_after(timeout):
@@ -154,6 +168,8 @@ class TableRunner:
 
     def handle_idle(self, cmd: TableCommand) -> None:
         """Commands that arrive between hands."""
+        if cmd.kind == "act" and cmd.player_id is not None:
+            self.server.set_sitting_out(cmd.player_id, False)  # trying to act means "I'm back"
         if cmd.kind == "act" and cmd.client is not None:
             self.server.reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
         elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
@@ -205,6 +221,10 @@ class TableRunner:
             return False
         msg: m.Act = cmd.msg
         client = cmd.client
+        if cmd.player_id is not None:
+            # A sitting-out player is acted for without a turn, so trying to act is how
+            # "they act" ends the sit-out: back from their next decision.
+            s.set_sitting_out(cmd.player_id, False)
         if cmd.player_id != turn.player_id:
             s.reply_error(client, E.NOT_YOUR_TURN, f"not your turn: seat {turn.seat} is to act", msg.id)
             return False
@@ -537,6 +557,7 @@ class Server:
 
     def handle_tournament_events(self, events: Iterable[object]) -> None:
         t = self.tournament
+        resnap: set[str] = set()  # players to send a snapshot of where they end up
         for e in events:
             if isinstance(e, tev.PlayerMoved):
                 ps = self.players[e.player_id]
@@ -546,12 +567,9 @@ class Server:
                 if ps.client is not None:
                     targets.add(ps.client)
                 self.broadcast(msg, targets)
-                if ps.client is not None:
-                    ps.client.send(self.snapshot_for(ps.client, e.to_table))
+                resnap.add(e.player_id)
             elif isinstance(e, tev.PlayerSeated):
-                ps = self.players[e.player_id]
-                if ps.client is not None:
-                    ps.client.send(self.snapshot_for(ps.client, e.table_id))
+                resnap.add(e.player_id)
             elif isinstance(e, tev.PlayerEliminated):
                 ps = self.players[e.player_id]
                 status = "removed" if e.removed else "eliminated"
@@ -583,6 +601,13 @@ class Server:
                 log.info("tournament finished: %s", e.reason)
                 self.finished.set()
             self._lobby_dirty = True
+        # Moves are resolved after the whole batch: a table may break right after it
+        # received a player, so only the final seat counts.
+        for player_id in resnap:
+            ps = self.players[player_id]
+            loc = t.location(player_id)
+            if ps.client is not None and loc is not None and loc.table_id in t.tables:
+                ps.client.send(self.snapshot_for(ps.client, loc.table_id))
 
     # -- messages built for one client -------------------------------------------------------
 
@@ -919,7 +944,12 @@ class Server:
                 old.player_id = None
                 old.role = ""
                 self.clients.discard(old)
-                old.conn.close("replaced by a new connection")
+                # Close after the goodbye is out (a bare close lets the handler cancel the
+                # writer first, and the old client never learns why it was cut off).
+                if self._nursery is not None:
+                    self._nursery.start_soon(old.conn.flush_and_close, "replaced by a new connection")
+                else:
+                    old.conn.close("replaced by a new connection")
             self._attach(client, ps)
             loc = t.location(player_id)
             client.send(m.Welcome(id=rid, version=msg.version, role="player", player_id=int(player_id),
@@ -934,8 +964,7 @@ class Server:
                 if runner is not None and runner.turn is not None and runner.turn.player_id == player_id \
                         and hand is not None and not hand.is_over:
                     self.send_your_turn(loc.table_id, hand, runner.turn)
-            if t.finished:
-                client.send(self.standings_message())
+            self._send_result_if_over(client)
             log.info("%s resumed on %r", ps.name, client.conn)
             return
         if isinstance(msg, m.Spectate):
@@ -948,6 +977,7 @@ class Server:
             client.send(self.lobby_message())
             if client.watching is not None:
                 client.send(self.snapshot_for(client, client.watching))
+            self._send_result_if_over(client)
             return
         assert isinstance(msg, m.DirectorLogin)
         if not hmac.compare_digest(msg.secret.encode(), self.director_secret.encode()):
@@ -959,6 +989,14 @@ class Server:
         client.send(m.Welcome(id=rid, version=msg.version, role="director", player_id=None, name=None,
                               token=None, table=client.watching, seat=None))
         client.send(self.lobby_message())
+        self._send_result_if_over(client)
+
+    def _send_result_if_over(self, client: Client) -> None:
+        """Late arrivals after the end get the result too (the server stays up for them)."""
+        result = self.tournament.result
+        if result is not None:
+            client.send(m.TournamentFinished(name=self.tournament.settings.name,
+                                             places=outbound.places(result.standings)))
 
     def _attach(self, client: Client, ps: PlayerState) -> None:
         client.role = "player"

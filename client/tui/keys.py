@@ -20,7 +20,7 @@ from prompt_toolkit.keys import Keys
 from client.model import ClientModel, PendingTurn, action_to_act
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.layout import focus_screen
-from client.tui.render import all_in_amount, chips, is_my_turn
+from client.tui.render import all_in_amount, chips, history_lines, is_my_turn
 from client.tui.state import Actions, InputMode, Overlay, Panel, PendingCommand, Tone
 from protocol import messages as m
 from server.engine.actions import Action, LegalActions
@@ -331,21 +331,31 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             return
         ui.overlay = Overlay.HISTORY
         ui.history_index = -1
+        ui.history_scroll = 0
         actions.send(m.HistoryRequest(last=20))
 
     @kb.add("left", filter=history_open)
-    def _older(event: KeyPressEvent) -> None:
-        n = len(model.history.hands) if model.history is not None else 0
-        if n:
-            idx = ui.history_index if 0 <= ui.history_index < n else n - 1
-            ui.history_index = max(0, idx - 1)
-
     @kb.add("right", filter=history_open)
-    def _newer(event: KeyPressEvent) -> None:
+    def _browse(event: KeyPressEvent) -> None:
         n = len(model.history.hands) if model.history is not None else 0
         if n:
             idx = ui.history_index if 0 <= ui.history_index < n else n - 1
-            ui.history_index = min(n - 1, idx + 1)
+            step = -1 if event.key_sequence[0].key == Keys.Left else 1
+            ui.history_index = max(0, min(n - 1, idx + step))
+            ui.history_scroll = 0
+
+    @kb.add("up", filter=history_open)
+    @kb.add("down", filter=history_open)
+    @kb.add("pageup", filter=history_open)
+    @kb.add("pagedown", filter=history_open)
+    def _scroll(event: KeyPressEvent) -> None:
+        steps: dict[Keys | str, int] = {Keys.Up: -1, Keys.Down: 1, Keys.PageUp: -10, Keys.PageDown: 10}
+        hands = model.history.hands if model.history is not None else ()
+        if not hands:
+            return
+        idx = ui.history_index if 0 <= ui.history_index < len(hands) else len(hands) - 1
+        last = max(0, len(history_lines(hands[idx], ui.ascii)) - 5)
+        ui.history_scroll = max(0, min(last, ui.history_scroll + steps[event.key_sequence[0].key]))
 
     @kb.add("?", filter=idle)
     def _help(event: KeyPressEvent) -> None:

@@ -853,7 +853,7 @@ def render_help(width: int, height: int) -> Lines:
     return c.lines()
 
 
-def history_lines(record: m.HandRecord, ascii: bool) -> Lines:
+def history_lines(record: m.HandRecord, ascii: bool, width: int = 78) -> Lines:
     """One finished hand in words, as a player would tell it."""
     names = {p.seat: p.name for p in record.players}
 
@@ -865,13 +865,14 @@ def history_lines(record: m.HandRecord, ascii: bool) -> Lines:
         [
             (
                 "class:title bold",
-                f"Hand #{record.hand_no} · table {record.table} · level {record.level + 1} "
+                f"Hand #{record.hand_no} · table {record.table} · "
                 f"blinds {chips(record.small_blind)}/{chips(record.big_blind)}",
             )
         ]
     )
     out.append([("", f"Button: {nm(record.button)}" + (f" · {record.carried_in} carried in" if record.carried_in else ""))])
-    out.append([("", "Players: " + ", ".join(f"{p.name} {chips(p.stack)}" for p in record.players))])
+    players = "Players: " + ", ".join(f"{p.name} {chips(p.stack)}" for p in record.players)
+    out += [[("", line)] for line in textwrap.wrap(players, width, subsequent_indent="  ")]
     if record.your_cards:
         out.append([("", "You held "), *small_cards(record.your_cards, ascii)])
     for b in record.blinds:
@@ -927,12 +928,15 @@ def render_history(model: ClientModel, ui: UiState, width: int, height: int) -> 
         return c.lines()
     n = len(hist.hands)
     idx = ui.history_index if 0 <= ui.history_index < n else n - 1
-    lines = history_lines(hist.hands[idx], ui.ascii)
-    for i, line in enumerate(lines[: height - 2]):
+    lines = history_lines(hist.hands[idx], ui.ascii, width - 2)
+    room = height - 1
+    top = max(0, min(ui.history_scroll, len(lines) - room))
+    for i, line in enumerate(lines[top : top + room]):
         c.write(i, 1, line, width - 2)
-    if len(lines) > height - 2:
-        c.text(height - 2, 1, f"... {len(lines) - height + 2} more lines", "class:dim")
-    c.center(height - 1, [("class:dim", f"hand {idx + 1} of {n} · Left/Right browse · Esc closes")])
+    hint = f"hand {idx + 1} of {n} · Left/Right hands"
+    if len(lines) > room:
+        hint += f" · Up/Down scroll ({top + 1}-{min(len(lines), top + room)} of {len(lines)})"
+    c.center(height - 1, [("class:dim", hint + " · Esc closes")])
     return c.lines()
 
 

@@ -75,6 +75,7 @@ class UiState:
     notice: Notice | None = None
     pending: PendingCommand | None = None
     history_index: int = -1  # which hand of model.history the overlay shows; -1: the last
+    history_scroll: int = 0  # first line of that hand shown
     quick_index: int = 0  # which quick size Tab picked last in the raise box
     prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens

@@ -238,6 +238,16 @@ def test_h_asks_for_history_and_shows_it() -> None:
     assert sent.ui.overlay is Overlay.HISTORY
 
 
+def test_history_scrolls_and_browses() -> None:
+    model = scenes.preflop(turn=False)
+    model.apply(m.History(hands=(HAND_RECORD, attrs.evolve(HAND_RECORD, hand_no=15))), NOW)
+    sent = press(model, "h", "\x1b[B", "\x1b[B")  # Down, Down
+    assert sent.ui.history_scroll == 2 and sent.ui.history_index == -1
+    sent = press(model, "h", "\x1b[D")  # Left: the older hand
+    assert sent.ui.history_index == 0
+    assert "Hand #16" in screen(model, attrs.evolve(sent.ui, history_index=0, overlay=Overlay.HISTORY))
+
+
 def test_help_overlay_toggles_and_escape_closes() -> None:
     assert press(scenes.preflop(), "?").ui.overlay is Overlay.HELP
     assert press(scenes.preflop(), "?", "?").ui.overlay is None

@@ -242,18 +242,16 @@ def assert_reopening_rule(hand: Hand, legal: LegalActions) -> None:
     others = [s for s in hand.seats if s != seat and not hand.folded(s)]
     # Someone could call a raise: another live player can put in more than the bet now.
     can_be_called = any(hand.stack(s) + hand.bet(s) > legal.current_bet for s in others)
-    # Every other live player is all-in: there is certainly no one to raise against.
-    all_all_in = all(hand.stack(s) == 0 for s in others)
+    all_all_in = all(hand.stack(s) == 0 for s in others)  # (implies not can_be_called)
     reopened = True
     if mine:
         reopened = legal.current_bet - mine[-1].to >= hand.min_raise_increment()
         if not reopened and can_be_called and legal.to_call:
             event("a short all-in did not reopen the betting")
     may_raise = legal.max_raise_to is not None
-    if all_all_in or not reopened or legal.bet + legal.stack <= legal.current_bet:
-        assert not may_raise
-    elif can_be_called:
-        assert may_raise
+    assert may_raise is (
+        not all_all_in and can_be_called and reopened and legal.bet + legal.stack > legal.current_bet
+    )
 
 
 def action_bound(setup: Setup) -> int:

@@ -515,7 +515,20 @@ def test_raise_when_every_opponent_is_all_in_is_refused() -> None:
     la = legal(hand)
     assert (la.seat, la.call, la.min_raise_to) == (1, 600, None)
     err = refused(hand, 1, R(2000))
-    assert err.message.startswith("you cannot raise: ") and err.message.endswith("; call or fold")
+    assert err.message == "you cannot raise: no other player has chips to call a raise; call or fold"
+
+
+def test_raise_no_other_player_could_call_is_refused() -> None:
+    # (TDA) Seat 1 is all-in for 1000; the big blind has only 800 in all: nobody could
+    # put a chip against a raise, so the small blind may only call or fold.
+    hand = new_hand({1: 1000, 2: 10000, 3: 800}, button=1)
+    play(hand, (1, ALL_IN()))
+    la = legal(hand)
+    assert (la.seat, la.call, la.min_raise_to, la.max_raise_to) == (2, 900, None, None)
+    err = refused(hand, 2, R(3000))
+    assert err.message == "you cannot raise: no other player has chips to call a raise; call or fold"
+    play(hand, (2, C()), (3, C()))
+    assert hand.is_over
 
 
 def test_folding_when_check_is_free_is_refused() -> None:

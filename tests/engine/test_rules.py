@@ -29,8 +29,10 @@ from server.engine.events import (
     visible_to,
 )
 from server.engine.hand import Hand
+from server.engine.levels import DEFAULT_SCHEDULE, level_at
 from server.engine.table import Table
 from server.engine.views import view_for
+from server.tournament.settings import Settings
 
 # --- Stacked decks and small helpers ----------------------------------------------------
 
@@ -147,6 +149,23 @@ B = Action.bet
 ALL_IN = Action.all_in
 
 # --- 1. Chips ---------------------------------------------------------------------------
+
+
+def test_everyone_starts_with_10000_chips_and_hickory_rules_by_default() -> None:
+    settings = Settings()
+    assert settings.starting_stack == 10_000
+    assert settings.ruleset is Ruleset.HICKORY
+    assert (settings.level_minutes, settings.hands_per_level) == (20.0, None)
+
+
+def test_blinds_start_at_100_200_and_rise_by_the_default_schedule_then_double() -> None:
+    assert DEFAULT_SCHEDULE == (
+        (100, 200), (150, 300), (200, 400), (300, 600), (400, 800), (500, 1000),
+        (700, 1400), (1000, 2000), (1500, 3000), (2000, 4000), (3000, 6000),
+        (4000, 8000), (6000, 12000), (8000, 16000), (10000, 20000),
+    )
+    assert level_at(0) == (100, 200)
+    assert [level_at(i) for i in (14, 15, 16)] == [(10000, 20000), (20000, 40000), (40000, 80000)]
 
 
 def test_chips_are_whole_numbers() -> None:

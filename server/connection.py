@@ -43,6 +43,7 @@ class Connection:
         self.closed = False
         self.close_reason = ""
         self._closed_event = trio.Event()
+        self._send_lock = trio.Lock()  # the writer and flush_and_close never send at once
         self.lines_sent = 0
 
     def __repr__(self) -> str:
@@ -78,12 +79,16 @@ class Connection:
             await self._wakeup.wait()
             self._wakeup = trio.Event()
             if self._queue:
-                data = b"".join(self._queue)
-                self._queue.clear()
-                self._queued_bytes = 0
+                data = b""
                 with trio.move_on_after(self.send_timeout) as scope:
                     try:
-                        await self.stream.send_all(data)
+                        async with self._send_lock:
+                            # Taken under the lock: flush_and_close may have sent it already.
+                            data = b"".join(self._queue)
+                            self._queue.clear()
+                            self._queued_bytes = 0
+                            if data:
+                                await self.stream.send_all(data)
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         self.close("connection lost while sending")
                         return
@@ -95,15 +100,21 @@ class Connection:
                 return
 
     async def flush_and_close(self, reason: str, timeout: float = 2.0) -> None:
-        """Send what is queued (a goodbye, an error), then close the stream."""
-        if self._queue and not self.closed:
-            data = b"".join(self._queue)
-            self._queue.clear()
-            with trio.move_on_after(timeout):
-                try:
-                    await self.stream.send_all(data)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
+        """Send what is queued (a goodbye, an error), then close the stream.
+
+        Safe while the writer runs (another task, e.g. shutdown, may call this): the lock
+        waits for a send in progress, so lines go out whole and in order.
+        """
+        with trio.move_on_after(timeout):
+            async with self._send_lock:
+                if self._queue and not self.closed:
+                    data = b"".join(self._queue)
+                    self._queue.clear()
+                    self._queued_bytes = 0
+                    try:
+                        await self.stream.send_all(data)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
         self.close(reason)
         with trio.move_on_after(timeout):
             try:

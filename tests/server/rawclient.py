@@ -129,6 +129,15 @@ class RawClient:
         if not self.eof:
             await self._changed.wait()
 
+    def change_event(self) -> trio.Event:
+        """The event the next line (or EOF) sets. Take it *before* yielding to the loop,
+        in the same step as looking at ``received``, or a line can slip in between."""
+        if self.eof:
+            done = trio.Event()
+            done.set()
+            return done
+        return self._changed
+
     def find(self, pred: Callable[[m.ServerMessage], bool]) -> m.ServerMessage | None:
         """The first message past the cursor matching ``pred`` (cursor moves past it)."""
         for i in range(self.cursor, len(self.received)):

@@ -141,7 +141,6 @@ def banner_over(body: Lines, width: int, lines: list[tuple[str, str]]) -> Lines:
         if not 0 <= row < height:
             continue
         c = Canvas(width, 1)
-        c.write(0, 0, dimmed[row])
         c.text(0, left, f" {text} ", style)
         dimmed[row] = c.lines()[0]
     return dimmed
@@ -813,7 +812,7 @@ HELP = [
     ("a", "all in"),
     ("Any time", ""),
     ("s", "sit out from the next hand / I'm back"),
-    ("t", "chat (/lobby TEXT for the lobby, /director TEXT calls the director)"),
+    ("t", "chat; /lobby TEXT for all, /director TEXT calls the director"),
     ("h", "my last hands (Left/Right to browse)"),
     ("Tab", "side panel: log, chat, standings"),
     ("l", "lobby: every player and table"),

@@ -289,7 +289,6 @@ def to_text(
     were shown. Pass ``viewer`` for a player's own copy, ``reveal_all`` for the full record.
     """
     start, _ = _start_and_end(events)
-    holes = _visible_holes(events, viewer, reveal_all)
     name = info.name
     pot_count = sum(1 for e in events if isinstance(e, PotAwarded))
 
@@ -321,8 +320,9 @@ def to_text(
             if not dealt_line_done:
                 lines.append("*** Hole cards ***")
                 dealt_line_done = True
-            if e.seat in holes:
-                lines.append(f"Dealt to {name(e.seat)} {_cards(holes[e.seat])}")
+            # Shown cards appear where they were shown; here only the viewer's own.
+            if reveal_all or e.seat == viewer:
+                lines.append(f"Dealt to {name(e.seat)} {_cards(e.cards)}")
         elif isinstance(e, ActionTaken):
             word = _ACTION_WORDS.get(e.action, str(e.action))
             if e.action is ActionKind.CALL:

@@ -787,7 +787,7 @@ class Server:
             except ProtocolError as exc:
                 await self._fatal(client, exc.code, exc.message)
                 return
-            line_started = (line_started or now) if buf.has_partial else None
+            line_started = (now if line_started is None else line_started) if buf.has_partial else None
             for line in lines:
                 if not line.strip():
                     continue

@@ -174,7 +174,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
 
         @kb.add(key, filter=my_turn)
         def _quick(event: KeyPressEvent, i: int = i) -> None:
-            # 4 is all in: the last quick size whatever how many distinct ones there are.
+            # 4 is all in: the last quick size, however many distinct sizes there are.
             open_raise(i if i < 3 else 99)
 
     @kb.add("a", filter=my_turn)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.model import ClientModel, ConnectionState, PendingTurn, SeatModel, TableModel
+from client.model import ClientModel, ConnectionState, PendingTurn, TableModel
 from client.tui.canvas import Canvas, fragments_width
 from client.tui.cards import big_cards, card_back, small_card, small_cards
 from client.tui.state import InputMode, Overlay, Panel, Tone, UiState
@@ -987,8 +987,3 @@ def input_prompt(ui: UiState, model: ClientModel) -> str:
     if ui.input_mode is InputMode.CHAT:
         return "Say: "
     return "director> "
-
-
-def seat_summary(s: SeatModel) -> str:
-    """A seat in a few words, for tests and screen readers."""
-    return f"{s.name} {chips(s.stack)}"

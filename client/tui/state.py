@@ -79,7 +79,6 @@ class UiState:
     quick_index: int = 0  # which quick size Tab picked last in the raise box
     prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens
-    last_error_seen: int = 0  # id() of the model's last_error already turned into a notice
 
     def say(self, text: str, tone: Tone = Tone.INFO, until: float | None = None) -> None:
         self.notice = Notice(text=text, tone=tone, until=until)

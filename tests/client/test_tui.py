@@ -317,7 +317,7 @@ def test_parse_raise_accepts_numbers_in_range_and_named_sizes() -> None:
     with pytest.raises(ValueError, match="over your all-in 10,000"):
         parse_raise("10001", legal)
     with pytest.raises(ValueError, match="not a whole number"):
-        parse_raise("0.5k5", legal) if False else parse_raise("600.5", legal)
+        parse_raise("600.5", legal)
 
 
 def test_quick_sizes_stay_legal_and_distinct() -> None:

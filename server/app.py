@@ -121,6 +121,7 @@ class TableRunner:
         self.table_id = table_id
         self.send, self.inbox = trio.open_memory_channel[TableCommand](1024)
         self.turn: Turn | None = None
+        self.last_hand_end = -math.inf
         self.away_until: float | None = None  # when everyone is sitting out: next deal
 
     def post(self, cmd: TableCommand) -> bool:
@@ -140,6 +141,7 @@ class TableRunner:
                 continue
             if table.hand is not None and table.hand.is_over:
                 await s.end_hand(self.table_id)
+                self.last_hand_end = trio.current_time()
                 continue
             now = s.now()
             if not t.can_deal(self.table_id, now):
@@ -154,6 +156,10 @@ class TableRunner:
                     await self.wait_for_change(self.away_until - trio.current_time())
                     continue
             self.away_until = None
+            pause_left = self.last_hand_end + s.config.hand_pause - trio.current_time()
+            if pause_left > 0:
+                await self.wait_for_change(pause_left)
+                continue
             await s.begin_hand(self.table_id)
             await trio.lowlevel.checkpoint()
 
@@ -580,7 +586,8 @@ class Server:
                 if runner is not None:
                     runner.post(TableCommand(kind="wake"))
             elif isinstance(e, tev.DirectorAction):
-                self.announce_all(e.summary, by="director", reason=e.reason)
+                if e.action != "announce":  # an announcement is sent by its own event
+                    self.announce_all(e.summary, by="director", reason=e.reason)
             elif isinstance(e, tev.Announcement):
                 recipients = None if not e.to else [
                     c for p in e.to if (c := self.players[p].client) is not None
@@ -1131,7 +1138,7 @@ class Server:
         hands = []
         for hand_no, tid, level, seats, evs in sorted(rows):
             players = {int(s): (p[0], p[1]) for s, p in json.loads(seats).items()}
-            hands.append(hand_record(table=tid, hand_no=hand_no, level=level,
+            hands.append(hand_record(table=tid, hand_no=hand_no, level=level - 1,  # stored from 1
                                      events=[event_from_json(e) for e in evs],
                                      players=players, viewer=client.player_id))
         return m.History(id=msg.id, hands=tuple(hands))

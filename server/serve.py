@@ -11,6 +11,7 @@ import argparse
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import trio
 
@@ -43,8 +44,15 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
         if config.bots:
             from client.bot import run_bot
 
+            # Bots keep their session tokens beside the database, so after a restart they
+            # resume their seats like any player instead of being refused as "name taken".
+            token_dir = Path(f"{config.db}.bots") if config.db is not None else None
+            if token_dir is not None:
+                token_dir.mkdir(mode=0o700, exist_ok=True)
             for i in range(config.bots):
-                nursery.start_soon(_bot, run_bot, port, f"bot-{i + 1}", config.bot_strategy)
+                name = f"bot-{i + 1}"
+                token_file = token_dir / f"{name}.token" if token_dir is not None else None
+                nursery.start_soon(_bot, run_bot, port, name, config.bot_strategy, token_file)
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
                 log.info("received %s: shutting down", signal.Signals(signum).name)
@@ -53,9 +61,9 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
                 break
 
 
-async def _bot(run_bot: object, port: int, name: str, strategy: str) -> None:
+async def _bot(run_bot: object, port: int, name: str, strategy: str, token_file: Path | None) -> None:
     try:
-        await run_bot("127.0.0.1", port, name, strategy)  # type: ignore[operator]
+        await run_bot("127.0.0.1", port, name, strategy, token_file=token_file)  # type: ignore[operator]
     except Exception:
         log.exception("built-in bot %s stopped", name)
 

@@ -150,6 +150,7 @@ class Tournament:
         self.result: TournamentFinished | None = None
         self.director = Director(self)
         self._entrants: dict[str, _Entrant] = {}
+        self._left = 0  # entrants not out: ``len(players_in())`` without the walk
         self._incoming: dict[int, list[_Arrival]] = {}
         self._deferred: list[_Deferred] = []
         self._hands_at: dict[int, int] = {}
@@ -319,6 +320,7 @@ class Tournament:
         if not name:
             raise TournamentError("a player needs a name")
         self._entrants[player_id] = _Entrant(player_id=player_id, name=name)
+        self._left += 1
         return [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]
 
     def start(self, now: float) -> Events:
@@ -556,7 +558,7 @@ class Tournament:
     # -- internals: eliminations and the end -----------------------------------------
 
     def _place_busts(self, table_id: int, hand_no: int, busts: Sequence[tuple[str, int]]) -> Events:
-        remaining_after = len(self.players_in()) - len(busts)
+        remaining_after = self._left - len(busts)
         placed = place_busts(busts, remaining_after)
         counts = Counter(place for _, place in placed)
         starts = dict(busts)
@@ -564,6 +566,7 @@ class Tournament:
         for pid, place in reversed(placed):  # the lowest place is announced first
             e = self._entrants[pid]
             e.out, e.place, e.hand_no = True, place, hand_no
+            self._left -= 1
             events.append(
                 PlayerEliminated(
                     player_id=pid, name=e.name, place=place, shared=counts[place] > 1,
@@ -579,8 +582,9 @@ class Tournament:
         e = self._entrants[player_id]
         loc, stack = self._take(player_id)
         self.adjustment += stack
-        place = len(self.players_in())
+        place = self._left
         e.out, e.removed, e.place, e.hand_no = True, True, place, None
+        self._left -= 1
         return [
             PlayerEliminated(
                 player_id=player_id, name=e.name, place=place, shared=False,
@@ -599,8 +603,8 @@ class Tournament:
     def _finish_if_over(self, now: float) -> Events:
         if self.phase is not Phase.RUNNING:
             return []
-        ins = self.players_in()
-        if len(ins) <= 1:
+        if self._left <= 1:
+            ins = self.players_in()
             carry = 0
             if ins:
                 carry = self.carried_chips()

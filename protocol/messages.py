@@ -12,7 +12,7 @@ Conventions, the same in every message:
   ``5.0``, ``"5"``, ``true`` and negative numbers are refused where an integer belongs.
 * Chip amounts are whole chips. ``to`` / ``*_to`` amounts are a player's total bet in the
   current betting round ("raise to"); ``amount`` is chips moved by that one action.
-* Seats are numbered from 0 at each table; tables are numbered from 1.
+* Seats are numbered from 1 to max_seats at each table; tables are numbered from 1.
 * Cards are two-character strings: rank ``23456789TJQKA`` then suit ``cdhs`` (``"As"``,
   ``"Td"``). A card a connection may not see is never sent to it: not in snapshots,
   events, errors or history.
@@ -108,7 +108,7 @@ FIELD_DOCS: dict[str, str] = {
     "version": "the protocol version the client chooses from hello.versions",
     "table": "table number (from 1)",
     "hand_no": "hand number, increasing over the whole tournament",
-    "seat": "seat number at the table (from 0)",
+    "seat": "seat number at the table (from 1)",
     "player_id": "the player's id, fixed for the whole tournament",
     "name": "the player's display name",
     "reason": "why the director did this; shown in the announcement and the log",
@@ -1023,7 +1023,7 @@ class TableSnapshot:
     whatever the client knew about the table.
 
     Attributes:
-        max_seats: seats at the table (seat numbers go from 0 to max_seats - 1)
+        max_seats: seats at the table (seat numbers go from 1 to max_seats)
         hand_no: the hand in play or last played, null before the first hand
         street: betting round in play, null between hands
         button: the button's seat, null before the first hand

@@ -26,7 +26,8 @@ FAST_SCHEDULE = ((10, 20), (20, 40), (50, 100), (100, 200), (200, 400), (500, 10
 
 def config(**kw: Any) -> ServerConfig:
     """Test settings: no database, no deadline, port 0; anything can be overridden."""
-    base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret")
+    base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret",
+                                hand_pause=0.0)
     base.update(kw)
     return ServerConfig(**base)
 
@@ -117,3 +118,82 @@ async def play(client: RawClient, result: BotResult, choose: Choose = check_call
         elif isinstance(msg, m.TournamentFinished):
             result.finished = msg
             return
+
+
+# -- a scripted table: the test plays every decision ------------------------------------
+
+CLOCK = 30.0  # the scripted table's action clock
+BANK = 10.0  # and time bank
+
+
+@attrs.define
+class Table:
+    server: Server
+    port: int
+    players: list[RawClient]
+    nursery: trio.Nursery
+
+    def seat(self, c: RawClient) -> int:
+        loc = self.server.tournament.location(str(c.player_id))
+        assert loc is not None
+        return loc.seat
+
+    def by_seat(self, seat: int) -> RawClient:
+        return next(c for c in self.players if not c.eof and self.seat(c) == seat)
+
+    def others(self, c: RawClient) -> list[RawClient]:
+        return [o for o in self.players if o is not c and not o.eof]
+
+    async def next_turn(self) -> tuple[RawClient, m.YourTurn]:
+        """The next your_turn any live player gets."""
+        while True:
+            for c in self.players:
+                turn = c.find(lambda x: isinstance(x, m.YourTurn))
+                if turn is not None:
+                    assert isinstance(turn, m.YourTurn)
+                    return c, turn
+            events = [c.change_event() for c in self.players if not c.eof]
+            assert events, "every player is gone"
+            async with trio.open_nursery() as n:
+                async def wait(e: trio.Event, n: trio.Nursery = n) -> None:
+                    await e.wait()
+                    n.cancel_scope.cancel()
+                for e in events:
+                    n.start_soon(wait, e)
+
+    async def act(self, c: RawClient, turn: m.YourTurn, action: str, amount: int | None = None) -> None:
+        await c.send(m.Act(hand_no=turn.hand_no, action=action, amount=amount))  # type: ignore[arg-type]
+
+    async def resume(self, old: RawClient) -> tuple[RawClient, m.Welcome]:
+        """Reconnect with ``old``'s token; the new client replaces it in ``players``."""
+        assert old.token is not None
+        new = await RawClient.connect(self.port)
+        welcome = await new.resume(old.token)
+        assert isinstance(welcome, m.Welcome), welcome
+        new.token = old.token
+        self.players[self.players.index(old)] = new
+        self.nursery.start_soon(new.pump)
+        return new, welcome
+
+    async def drop(self, c: RawClient) -> None:
+        """Close the socket and wait until the server has noticed."""
+        await c.aclose()
+        observer = self.others(c)[0]
+        await observer.next(m.PlayerStatus, lambda s: s.player_id == c.player_id and s.status == "disconnected")
+
+
+@asynccontextmanager
+async def table(n: int = 3, **kw: object) -> AsyncIterator[Table]:
+    settings: dict[str, object] = dict(start_at=n, seats=n, starting_stack=10_000, schedule=((100, 200),),
+                                       level_minutes=600.0, action_clock=CLOCK, time_bank=BANK)
+    settings.update(kw)
+    cfg = config(**settings)
+    async with running(cfg) as (server, port):
+        players = await joined(port, [f"p{i}" for i in range(n)])
+        async with trio.open_nursery() as nursery:
+            for c in players:
+                nursery.start_soon(c.pump)
+            yield Table(server, port, players, nursery)
+            nursery.cancel_scope.cancel()
+
+

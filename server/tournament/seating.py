@@ -56,17 +56,24 @@ def fits_in_fewer(loads: Sequence[TableLoad], seats_per_table: int) -> bool:
     return len(loads) > 1 and sum(t.players for t in loads) <= (len(loads) - 1) * seats_per_table
 
 
+def unsettled(players: Sequence[int], seats_per_table: int) -> bool:
+    """Whether tables with these numbers of players call for a break or a move (one may
+    still wait for a hand to end). When not, ``next_step`` is None whatever the tables are
+    doing: the tournament asks this first, after every hand, from the counts alone."""
+    return len(players) > 1 and (
+        sum(players) <= (len(players) - 1) * seats_per_table or max(players) - min(players) >= 2
+    )
+
+
 def next_step(loads: Sequence[TableLoad], seats_per_table: int) -> Step | None:
     """The next break or move the rule calls for now, or None (balanced, or waiting for a hand)."""
-    if len(loads) < 2:
+    if not unsettled([t.players for t in loads], seats_per_table):
         return None
     fewest = min(t.players for t in loads)
     if fits_in_fewer(loads, seats_per_table):
         idle = [t.table_id for t in loads if t.players == fewest and t.idle]
         return BreakTable(table_id=max(idle)) if idle else None
     most = max(t.players for t in loads)
-    if most - fewest < 2:
-        return None
     sources = [t.table_id for t in loads if t.players == most and t.idle]
     if not sources:
         return None

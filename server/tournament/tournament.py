@@ -65,6 +65,7 @@ from .seating import (
     next_step,
     shuffle,
     spread_target,
+    unsettled,
 )
 from .settings import Settings
 from .standings import Standing, place_busts, rank_by_chips
@@ -496,12 +497,10 @@ class Tournament:
         reserved = {a.seat for a in self._incoming.get(table_id, [])}
         return [s for s in self.tables[table_id].empty_seats() if s not in reserved]
 
-    def _load(self, table_id: int) -> int:
-        return len(self.tables[table_id].seats) + len(self._incoming.get(table_id, []))
-
-    def _take(self, player_id: str) -> tuple[Location, int]:
-        """Take a player (not in a hand) off their seat or off the way; their location and stack."""
-        loc = self.location(player_id)
+    def _take(self, player_id: str, at: Location | None = None) -> tuple[Location, int]:
+        """Take a player (not in a hand) off their seat or off the way; their location and stack.
+        ``at``: where they are, when the caller knows (saves looking at every table)."""
+        loc = self.location(player_id) if at is None else at
         if loc is None:
             raise TournamentError(f"player {player_id!r} has no seat")
         if loc.waiting:
@@ -509,7 +508,9 @@ class Tournament:
             arrival = next(a for a in arrivals if a.player_id == player_id)
             arrivals.remove(arrival)
             return loc, arrival.stack
-        return loc, self.tables[loc.table_id].unsit(loc.seat).stack
+        table = self.tables[loc.table_id]
+        assert table.seats[loc.seat].player_id == player_id, (player_id, loc)
+        return loc, table.unsit(loc.seat).stack
 
     def _put(self, player_id: str, stack: int, table_id: int, seat: int | None) -> tuple[int, bool]:
         """Seat a player at a table (now if it is between hands, else when its hand ends)."""
@@ -524,8 +525,11 @@ class Tournament:
         )
         return seat, True
 
-    def _move(self, player_id: str, to_table: int, to_seat: int | None, reason: MoveReason) -> PlayerMoved:
-        loc, stack = self._take(player_id)
+    def _move(
+        self, player_id: str, to_table: int, to_seat: int | None, reason: MoveReason,
+        *, at: Location | None = None,
+    ) -> PlayerMoved:
+        loc, stack = self._take(player_id, at)
         seat, waiting = self._put(player_id, stack, to_table, to_seat)
         return PlayerMoved(
             player_id=player_id, from_table=loc.table_id, from_seat=loc.seat,
@@ -635,23 +639,31 @@ class Tournament:
 
     # -- internals: balancing ----------------------------------------------------------
 
+    def _counts(self) -> list[int]:
+        """Each table's players, seated and on the way to it, in ``tables`` order: enough for
+        ``unsettled``, which is asked after every hand (``_loads`` describes the tables more)."""
+        incoming = self._incoming
+        return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
+
     def _loads(self, exclude: int | None = None) -> list[TableLoad]:
         return [
-            TableLoad(table_id=tid, players=self._load(tid), idle=t.hand is None)
-            for tid, t in self.tables.items()
+            TableLoad(table_id=tid, players=players, idle=t.hand is None)
+            for (tid, t), players in zip(self.tables.items(), self._counts(), strict=True)
             if tid != exclude
         ]
 
     def _rebalance(self) -> Events:
         events: Events = []
         seats = self.settings.seats_per_table
-        while (step := next_step(self._loads(), seats)) is not None:
+        while unsettled(self._counts(), seats) and (step := next_step(self._loads(), seats)) is not None:
             if isinstance(step, BreakTable):
                 events += self._break(step.table_id)
             else:
                 source = self.tables[step.from_table]
-                player = source.seats[source.next_big_blind()].player_id
-                events.append(self._move(player, step.to_table, None, MoveReason.BALANCE))
+                seat = source.next_big_blind()
+                at = Location(table_id=step.from_table, seat=seat, waiting=False)
+                player = source.seats[seat].player_id
+                events.append(self._move(player, step.to_table, None, MoveReason.BALANCE, at=at))
         events += self._announce_final_table()
         return events
 
@@ -661,14 +673,20 @@ class Tournament:
         table = self.tables[table_id]
         assert table.hand is None and not self._incoming.get(table_id)
         seats = self.settings.seats_per_table
-        players = [table.seats[s].player_id for s in shuffle(sorted(table.seats), self.rng)]
+        order = shuffle(sorted(table.seats), self.rng)
+        players = [table.seats[s].player_id for s in order]
         moves: Events = []
         first: int | None = None
-        for pid in players:
-            target = spread_target(self._loads(exclude=table_id), seats)
+        # The other tables' loads, kept up to date here: a move adds one to its target only.
+        loads = {load.table_id: load for load in self._loads(exclude=table_id)}
+        for seat, pid in zip(order, players, strict=True):
+            target = spread_target(list(loads.values()), seats)
             if target is None:  # cannot happen: a table breaks only when the players fit
                 raise TournamentError(f"no seat for {pid!r} when table {table_id} breaks")
-            moves.append(self._move(pid, target, None, MoveReason.BREAK))
+            at = Location(table_id=table_id, seat=seat, waiting=False)
+            moves.append(self._move(pid, target, None, MoveReason.BREAK, at=at))
+            old = loads[target]
+            loads[target] = TableLoad(table_id=target, players=old.players + 1, idle=old.idle)
             first = target if first is None else first
         carry, carry_to = table.carry, first
         if carry:

@@ -57,7 +57,7 @@ def interleaved(
 def main() -> None:
     quick = "--quick" in sys.argv
     rounds = 3 if quick else 10
-    snapshot = full_table_snapshot(your_seat=0)
+    snapshot = full_table_snapshot(your_seat=1)
     act = Act(id=17, table=1, hand_no=42, action="raise", amount=800)
     cases: list[tuple[str, Any, Callable[[bytes], Any], int]] = [
         ("table_snapshot (9 seats)", snapshot, codec.decode_server, 50),

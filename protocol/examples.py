@@ -2,7 +2,7 @@
 
 The tests round-trip and schema-check every example here; the docs generator renders them
 as the JSON example of each message. They tell one small story: "Friday Night Hickory",
-level 3 (50/100), hand 42 at table 1, Alice (player 1) in seat 0 on the button.
+level 3 (50/100), hand 42 at table 1, Alice (player 1) in seat 1 on the button.
 """
 
 from __future__ import annotations
@@ -26,25 +26,26 @@ SCHEDULE = (
 )
 
 
-def full_table_snapshot(your_seat: int | None = 0, seq: int | None = None) -> m.TableSnapshot:
+def full_table_snapshot(your_seat: int | None = 1, seq: int | None = None) -> m.TableSnapshot:
     """A full nine-seat table on the turn of hand 42 as seen from ``your_seat``."""
     seats = []
-    for seat, name in enumerate(NAMES):
-        folded = seat in (3, 4, 5, 7)
+    for index, name in enumerate(NAMES):
+        seat = index + 1
+        folded = index in (3, 4, 5, 7)
         cards: tuple[str, ...] | None = None
         if seat == your_seat:
             cards = ("As", "Kd")
         seats.append(
             m.SeatView(
                 seat=seat,
-                player_id=seat + 1,
+                player_id=index + 1,
                 name=name,
-                stack=2000 + 150 * seat,
+                stack=2000 + 150 * index,
                 bet=0 if folded else 300,
                 folded=folded,
                 all_in=False,
-                sitting_out=seat == 7,
-                connected=seat != 7,
+                sitting_out=index == 7,
+                connected=index != 7,
                 cards=cards,
             )
         )
@@ -54,17 +55,17 @@ def full_table_snapshot(your_seat: int | None = 0, seq: int | None = None) -> m.
         max_seats=9,
         hand_no=42,
         street="turn",
-        button=0,
+        button=1,
         small_blind=50,
         big_blind=100,
         seats=tuple(seats),
         board=("Jh", "Td", "4c", "Qs"),
         pots=(
-            m.Pot(amount=1450, eligible=(0, 1, 2, 6, 8)),
-            m.Pot(amount=300, eligible=(0, 1, 8)),
+            m.Pot(amount=1450, eligible=(1, 2, 3, 7, 9)),
+            m.Pot(amount=300, eligible=(1, 2, 9)),
         ),
         carried=1,
-        to_act=1,
+        to_act=2,
         your_seat=your_seat,
         your_cards=("As", "Kd") if your_seat is not None else None,
         seq=seq,
@@ -81,82 +82,82 @@ HAND_RECORD = m.HandRecord(
     table=1,
     hand_no=41,
     level=3,
-    button=8,
+    button=9,
     small_blind=50,
     big_blind=100,
     carried_in=0,
     players=(
-        m.HandPlayer(seat=0, player_id=1, name="Alice", stack=2300),
-        m.HandPlayer(seat=1, player_id=2, name="Bob", stack=1800),
-        m.HandPlayer(seat=8, player_id=9, name="Ivan", stack=2500),
+        m.HandPlayer(seat=1, player_id=1, name="Alice", stack=2300),
+        m.HandPlayer(seat=2, player_id=2, name="Bob", stack=1800),
+        m.HandPlayer(seat=9, player_id=9, name="Ivan", stack=2500),
     ),
     blinds=(
-        m.BlindPost(seat=0, blind="small", amount=50, all_in=False),
-        m.BlindPost(seat=1, blind="big", amount=100, all_in=False),
+        m.BlindPost(seat=1, blind="small", amount=50, all_in=False),
+        m.BlindPost(seat=2, blind="big", amount=100, all_in=False),
     ),
     actions=(
         m.HandAction(
-            street="preflop", seat=8, action="raise", amount=300, to=300, all_in=False,
+            street="preflop", seat=9, action="raise", amount=300, to=300, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="preflop", seat=0, action="call", amount=250, to=300, all_in=False,
+            street="preflop", seat=1, action="call", amount=250, to=300, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="preflop", seat=1, action="fold", amount=0, to=100, all_in=False,
+            street="preflop", seat=2, action="fold", amount=0, to=100, all_in=False,
             automatic=True,
         ),
         m.HandAction(
-            street="flop", seat=0, action="check", amount=0, to=0, all_in=False,
+            street="flop", seat=1, action="check", amount=0, to=0, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="flop", seat=8, action="bet", amount=401, to=401, all_in=False,
+            street="flop", seat=9, action="bet", amount=401, to=401, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="flop", seat=0, action="call", amount=401, to=401, all_in=False,
+            street="flop", seat=1, action="call", amount=401, to=401, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="turn", seat=0, action="check", amount=0, to=0, all_in=False,
+            street="turn", seat=1, action="check", amount=0, to=0, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="turn", seat=8, action="check", amount=0, to=0, all_in=False,
+            street="turn", seat=9, action="check", amount=0, to=0, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="river", seat=0, action="check", amount=0, to=0, all_in=False,
+            street="river", seat=1, action="check", amount=0, to=0, all_in=False,
             automatic=False,
         ),
         m.HandAction(
-            street="river", seat=8, action="check", amount=0, to=0, all_in=False,
+            street="river", seat=9, action="check", amount=0, to=0, all_in=False,
             automatic=False,
         ),
     ),
     board=("Ah", "7c", "7d", "2s", "9h"),
     shown=(
-        m.ShownHand(seat=0, cards=("Ac", "Qd"), hand_name="Two pair, aces and sevens"),
-        m.ShownHand(seat=8, cards=("Ad", "Qh"), hand_name="Two pair, aces and sevens"),
+        m.ShownHand(seat=1, cards=("Ac", "Qd"), hand_name="Two pair, aces and sevens"),
+        m.ShownHand(seat=9, cards=("Ad", "Qh"), hand_name="Two pair, aces and sevens"),
     ),
-    your_seat=0,
+    your_seat=1,
     your_cards=("Ac", "Qd"),
     results=(
         m.PotResult(
             pot=0,
             amount=1502,
-            winners=(m.Winner(seat=0, amount=751), m.Winner(seat=8, amount=751)),
+            winners=(m.Winner(seat=1, amount=751), m.Winner(seat=9, amount=751)),
             hand_name="Two pair, aces and sevens",
             remainder_carried=0,
         ),
     ),
     carried_out=0,
     stacks=(
-        m.SeatStack(seat=0, stack=2350),
-        m.SeatStack(seat=1, stack=1700),
-        m.SeatStack(seat=8, stack=2550),
+        m.SeatStack(seat=1, stack=2350),
+        m.SeatStack(seat=2, stack=1700),
+        m.SeatStack(seat=9, stack=2550),
     ),
 )
 
@@ -209,7 +210,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
     ),
     m.Welcome(
         id=1, version=1, role="player", player_id=1, name="Alice", token=TOKEN, table=1,
-        seat=0, seq=2,
+        seat=1, seq=2,
     ),
     m.Error(
         id=17,
@@ -232,9 +233,9 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         next_level_unit="seconds",
         schedule=SCHEDULE,
         players=(
-            m.LobbyPlayer(player_id=1, name="Alice", chips=2300, table=1, seat=0, status="playing"),
+            m.LobbyPlayer(player_id=1, name="Alice", chips=2300, table=1, seat=1, status="playing"),
             m.LobbyPlayer(
-                player_id=8, name="Heidi", chips=1800, table=1, seat=7, status="sitting_out"
+                player_id=8, name="Heidi", chips=1800, table=1, seat=8, status="sitting_out"
             ),
             m.LobbyPlayer(
                 player_id=10, name="Judy", chips=0, table=None, seat=None, status="eliminated"
@@ -247,23 +248,23 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         deadline="2025-03-01T23:30:00+01:00",
         seq=8,
     ),
-    full_table_snapshot(your_seat=0, seq=9),
+    full_table_snapshot(your_seat=1, seq=9),
     m.HandStarted(
         table=1,
         hand_no=42,
-        button=0,
-        small_blind_seat=1,
-        big_blind_seat=2,
+        button=1,
+        small_blind_seat=2,
+        big_blind_seat=3,
         small_blind=50,
         big_blind=100,
         carried_in=1,
-        stacks=(m.SeatStack(seat=0, stack=2300), m.SeatStack(seat=1, stack=1800)),
+        stacks=(m.SeatStack(seat=1, stack=2300), m.SeatStack(seat=2, stack=1800)),
         seq=10,
     ),
-    m.BlindPosted(table=1, hand_no=42, seat=1, blind="small", amount=50, all_in=False, seq=11),
-    m.HoleCards(table=1, hand_no=42, seat=0, cards=("As", "Kd"), seq=12),
+    m.BlindPosted(table=1, hand_no=42, seat=2, blind="small", amount=50, all_in=False, seq=11),
+    m.HoleCards(table=1, hand_no=42, seat=1, cards=("As", "Kd"), seq=12),
     m.Action(
-        table=1, hand_no=42, seat=6, action="raise", amount=300, to=300, all_in=False,
+        table=1, hand_no=42, seat=7, action="raise", amount=300, to=300, all_in=False,
         automatic=False, seq=13,
     ),
     m.Board(
@@ -271,11 +272,11 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         seq=14,
     ),
     m.Pots(
-        table=1, hand_no=42, pots=(m.Pot(amount=1450, eligible=(0, 1, 2, 6, 8)),), carried=1,
+        table=1, hand_no=42, pots=(m.Pot(amount=1450, eligible=(1, 2, 3, 7, 9)),), carried=1,
         seq=15,
     ),
     m.Showdown(
-        table=1, hand_no=42, seat=0, cards=("As", "Kd"), hand_name="Straight, ace high",
+        table=1, hand_no=42, seat=1, cards=("As", "Kd"), hand_name="Straight, ace high",
         seq=16,
     ),
     m.PotAwarded(
@@ -283,7 +284,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         hand_no=42,
         pot=0,
         amount=1451,
-        winners=(m.Winner(seat=0, amount=725), m.Winner(seat=6, amount=725)),
+        winners=(m.Winner(seat=1, amount=725), m.Winner(seat=7, amount=725)),
         hand_name="Straight, ace high",
         remainder_carried=1,
         seq=17,
@@ -291,24 +292,24 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
     m.HandEnded(
         table=1,
         hand_no=42,
-        stacks=(m.SeatStack(seat=0, stack=3025), m.SeatStack(seat=6, stack=2025)),
+        stacks=(m.SeatStack(seat=1, stack=3025), m.SeatStack(seat=7, stack=2025)),
         carried_out=1,
         seq=18,
     ),
     m.YourTurn(
-        table=1, hand_no=42, seat=0, legal=LEGAL, deadline_ms=30000, time_bank_ms=45000,
+        table=1, hand_no=42, seat=1, legal=LEGAL, deadline_ms=30000, time_bank_ms=45000,
         seq=19,
     ),
-    m.PlayerStatus(player_id=8, name="Heidi", table=1, seat=7, status="sitting_out", seq=20),
+    m.PlayerStatus(player_id=8, name="Heidi", table=1, seat=8, status="sitting_out", seq=20),
     m.PlayerMoved(
-        player_id=5, name="Erin", from_table=1, from_seat=4, table=2, seat=3, seq=21
+        player_id=5, name="Erin", from_table=1, from_seat=5, table=2, seat=4, seq=21
     ),
     m.ChatMessage(
         scope="table", table=1, player_id=2, name="Bob", role="player", text="nice hand",
         seq=22,
     ),
     m.DirectorCalled(
-        player_id=1, name="Alice", table=1, seat=0,
+        player_id=1, name="Alice", table=1, seat=1,
         message="Ivan has been away for ten minutes", seq=23,
     ),
     m.Announcement(

@@ -119,7 +119,7 @@ def type_schema(typ: Any) -> dict[str, Any]:
         if not text.control_ok:
             # "contains no control character", written so that validators using Python's
             # re (where $ also matches before a final newline) agree with ECMA-262 ones.
-            schema["not"] = {"pattern": CONTROL.pattern}
+            schema["not"] = {"type": "string", "pattern": CONTROL.pattern}
         return schema
     if typ is int:
         return {"type": "integer", "minimum": 0, "maximum": MAX_INT}
@@ -159,6 +159,8 @@ def class_schema(cl: type) -> dict[str, Any]:
     for field in attrs.fields(attrs.resolve_types(cl)):
         if server and field.name == "seq":
             prop = type_schema(int)
+        elif field.name == "version" and field.type is int:
+            prop = {"type": "integer", "enum": list(SUPPORTED_VERSIONS)}
         else:
             prop = type_schema(field.type)
         if field.name in docs:

@@ -52,6 +52,11 @@ def test_server_examples_validate(msg: Any) -> None:
     jsonschema.validate(json.loads(encode(msg)), SCHEMA)
 
 
+def test_null_passes_an_optional_text_field() -> None:
+    assert CLIENT.is_valid({"type": "ping", "id": 26, "nonce": None})
+    assert CLIENT.is_valid({"type": "goodbye", "reason": None})
+
+
 def test_a_server_line_must_carry_seq() -> None:
     data = unstructure(SERVER_EXAMPLES[0])
     del data["seq"]
@@ -70,6 +75,8 @@ def test_a_server_line_must_carry_seq() -> None:
             "command": {"op": "set_options", "reason": "x", "level_minutes": 5, "hands_per_level": 9},
         },
         {"type": "join", "version": 1, "name": "a\nb"},
+        {"type": "ping", "nonce": "\u0000"},
+        {"type": "join", "version": 0, "name": "Al"},
         {"type": "join", "version": 1, "name": "ab\n"},
         {"type": "resume", "version": 1, "token": "abcdefgh\n"},
         {"type": "act", "hand_no": True, "action": "fold"},

@@ -103,7 +103,9 @@ class Hand:
         self.ruleset = ruleset
         self.carried_in = carried_in
         self._deck = list(deck)
+        self._next_card = 0  # the deck is read from the front; this is where it is up to
         self._players = [_Player(seat=s, stack=st) for s, st in sorted(seats)]
+        self._live = len(self._players)  # players not folded
         self._by_seat = {p.seat: p for p in self._players}
         self._position = {p.seat: i for i, p in enumerate(self._players)}
         self._legal: LegalActions | None = None  # cached answer for the player to act
@@ -173,7 +175,8 @@ class Hand:
     def min_raise_increment(self) -> int:
         if self.ruleset is Ruleset.HICKORY:
             return self.big_blind
-        return max(self._last_increment, self.big_blind)
+        last = self._last_increment
+        return last if last > self.big_blind else self.big_blind
 
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do; None when no one is to act."""
@@ -182,31 +185,30 @@ class Hand:
         if self._legal is not None:
             return self._legal
         p = self._by_seat[self.to_act]
-        to_call = self.current_bet - p.bet
-        call = min(to_call, p.stack) if to_call > 0 else None
+        current = self.current_bet
+        stack = p.stack
+        to_call = current - p.bet
+        call = (to_call if to_call < stack else stack) if to_call > 0 else None
         min_to: int | None = None
         max_to: int | None = None
-        all_in_to = p.bet + p.stack
-        if all_in_to > self.current_bet and self._may_raise(p):
+        all_in_to = p.bet + stack
+        if all_in_to > current and self._may_raise(p):
             max_to = all_in_to
-            if self.current_bet == 0:
-                full = self.big_blind
-            else:
-                full = self.current_bet + self.min_raise_increment()
-            min_to = min(full, all_in_to)
-        self._legal = LegalActions(
+            full = self.big_blind if current == 0 else current + self.min_raise_increment()
+            min_to = full if full < all_in_to else all_in_to
+        legal = self._legal = LegalActions(
             seat=p.seat,
             fold=to_call > 0,
             check=to_call == 0,
             call=call,
             min_raise_to=min_to,
             max_raise_to=max_to,
-            to_call=max(to_call, 0),
-            current_bet=self.current_bet,
-            stack=p.stack,
+            to_call=to_call if to_call > 0 else 0,
+            current_bet=current,
+            stack=stack,
             bet=p.bet,
         )
-        return self._legal
+        return legal
 
     def _may_raise(self, p: _Player) -> bool:
         # Nobody left to bet against: no other live player could put in more than the
@@ -222,9 +224,10 @@ class Hand:
     def _can_be_called(self, p: _Player) -> bool:
         """Whether some other live player could put in more than the current bet."""
         level = self.current_bet
-        return any(
-            q is not p and not q.folded and q.stack + q.bet > level for q in self._players
-        )
+        for q in self._players:
+            if q.stack + q.bet > level and q is not p and not q.folded:
+                return True
+        return False
 
     # -- operations ------------------------------------------------------------------
 
@@ -264,13 +267,14 @@ class Hand:
         p.faced = self.current_bet
         if kind is ActionKind.FOLD:
             p.folded = True
+            self._live -= 1
         self.events.append(
             ActionTaken(
                 seat=seat, street=self.street, action=kind, amount=put_in, to=p.bet,
                 all_in=p.stack == 0 and kind is not ActionKind.FOLD, automatic=automatic,
             )
         )
-        self._advance(after=self._index(seat))
+        self._advance(after=self._position[seat])
         return self.events[mark:]
 
     def _validate(self, legal: LegalActions, action: Action) -> int:
@@ -368,15 +372,16 @@ class Hand:
         # The bet to match is the full big blind even when the big blind is short (TDA).
         self.current_bet = self.big_blind
         n = len(self._players)
-        order = [self._players[(self._index(self.button) + 1 + i) % n] for i in range(n)]
-        cards: dict[int, list[Card]] = {p.seat: [] for p in order}
-        for _ in range(2):
-            for p in order:
-                cards[p.seat].append(self._deck.pop(0))
-        for p in order:
-            p.hole = tuple(cards[p.seat])
+        b = self._position[self.button] + 1
+        order = self._players[b:] + self._players[:b]
+        # One card at a time from the left of the button: the first round takes deck[0:n],
+        # the second deck[n:2n], so player i gets deck[i] and deck[n + i].
+        deck = self._deck
+        for i, p in enumerate(order):
+            p.hole = (deck[i], deck[n + i])
             self.events.append(HoleCardsDealt(seat=p.seat, cards=p.hole))
-        self._advance(after=self._index(self.big_blind_seat))
+        self._next_card = 2 * n
+        self._advance(after=self._position[self.big_blind_seat])
 
     def _index(self, seat: int) -> int:
         return self._position[seat]
@@ -393,16 +398,30 @@ class Hand:
 
     def _advance(self, *, after: int) -> None:
         """Find the next player to act, or close the round and move the hand on."""
-        live = [p for p in self._players if not p.folded]
-        if len(live) == 1:
+        if self._live == 1:
             self.to_act = None
             self._return_uncalled()
             self._settle(showdown=False)
             return
-        n = len(self._players)
+        # ``_needs_action`` for each player from the left of ``after``, inlined: this runs
+        # after every action.
+        players = self._players
+        n = len(players)
+        current = self.current_bet
+        others_can_act: bool | None = None
         for step in range(1, n + 1):
-            p = self._players[(after + step) % n]
-            if self._needs_action(p):
+            p = players[(after + step) % n]
+            if p.folded or p.stack == 0:
+                continue
+            if p.bet < current:
+                self.to_act = p.seat
+                return
+            if p.faced is not None:
+                continue
+            if others_can_act is None:
+                # p can act, so someone else can too when at least two can.
+                others_can_act = sum(1 for q in players if not q.folded and q.stack > 0) >= 2
+            if others_can_act:
                 self.to_act = p.seat
                 return
         self.to_act = None
@@ -410,11 +429,18 @@ class Hand:
         self._next_street()
 
     def _return_uncalled(self) -> None:
-        bets = sorted((p.bet for p in self._players), reverse=True)
-        top = bets[0]
-        second = bets[1] if len(bets) > 1 else 0
+        # The highest bet (first such player in seat order) and the next highest bet.
+        top = second = -1
+        p = self._players[0]
+        for q in self._players:
+            bet = q.bet
+            if bet > top:
+                top, second, p = bet, top, q
+            elif bet > second:
+                second = bet
+        if second < 0:
+            second = 0
         if top > second:
-            p = next(q for q in self._players if q.bet == top)
             back = top - second
             p.bet -= back
             p.committed -= back
@@ -430,17 +456,18 @@ class Hand:
         can_act = [p for p in self._players if p.can_act]
         if len(can_act) < 2 and self.street is not Street.RIVER:
             # All-in: the hands still in are shown before the rest of the board is dealt.
-            self._show_all(complete=False)
+            self._show_all()
         while self.street is not Street.RIVER:
             self.street = _NEXT_STREET[self.street]
-            self._deck.pop(0)  # burn
-            count = _BOARD_CARDS[self.street]
-            new = tuple(self._deck.pop(0) for _ in range(count))
+            start = self._next_card + 1  # burn one
+            end = start + _BOARD_CARDS[self.street]
+            new = tuple(self._deck[start:end])
+            self._next_card = end
             self.board.extend(new)
             self.events.append(BoardDealt(street=self.street, cards=new, board=tuple(self.board)))
             if len(can_act) >= 2:
                 # Flop, turn, river: the first player still in left of the button acts first.
-                self._advance(after=self._index(self.button))
+                self._advance(after=self._position[self.button])
                 if self.to_act is not None or self.result is not None:
                     return
         self.street = Street.SHOWDOWN
@@ -451,14 +478,16 @@ class Hand:
             return None
         return evaluate(p.hole + tuple(self.board)).name
 
-    def _show_all(self, *, complete: bool) -> None:
+    def _show_all(self, names: dict[int, str] | None = None) -> None:
+        """Show every hand still in, from the left of the button; ``names`` once the board
+        is complete (None: shown before the rest of the board is dealt)."""
         n = len(self._players)
-        start = self._index(self.button) + 1
+        start = self._position[self.button] + 1
         for i in range(n):
             p = self._players[(start + i) % n]
             if not p.folded and not p.shown:
                 p.shown = True
-                name = self._hand_name(p) if complete else None
+                name = names[p.seat] if names is not None else None
                 self.events.append(HandShown(seat=p.seat, cards=p.hole, hand_name=name))
 
     def _settle(self, *, showdown: bool) -> None:
@@ -470,11 +499,12 @@ class Hand:
         strengths: dict[int, int] = {}
         names: dict[int, str] = {}
         if showdown:
-            self._show_all(complete=True)
+            board = tuple(self.board)
             for p in live:
-                value = evaluate(p.hole + tuple(self.board))
+                value = evaluate(p.hole + board)
                 strengths[p.seat] = value.strength
                 names[p.seat] = value.name
+            self._show_all(names)
         carried = 0
         for index, pot in enumerate(pots):
             if showdown and len(pot.eligible) > 1:

@@ -18,7 +18,7 @@ HARD_LIMIT = 60.0  # real seconds per test
 
 @pytest.fixture(autouse=True)
 def hard_time_limit() -> Iterator[None]:
-    faulthandler.dump_traceback_later(HARD_LIMIT, exit=True, file=sys.__stderr__)
+    faulthandler.dump_traceback_later(HARD_LIMIT, exit=True, file=sys.__stderr__ or sys.stderr)
     try:
         yield
     finally:

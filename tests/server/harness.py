@@ -67,8 +67,7 @@ Choose = Callable[[m.YourTurn, random.Random], m.Act]
 
 
 def check_call(turn: m.YourTurn, rng: random.Random) -> m.Act:
-    action = "check" if turn.legal.check else "call"
-    return m.Act(hand_no=turn.hand_no, action=action)
+    return m.Act(hand_no=turn.hand_no, action="check" if turn.legal.check else "call")
 
 
 def pusher(turn: m.YourTurn, rng: random.Random) -> m.Act:

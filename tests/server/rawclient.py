@@ -180,10 +180,13 @@ class RawClient:
         """Send resume; return the reply (welcome or error)."""
         await self.recv_until(m.Hello)
         await self.send(m.Resume(version=1, token=token))
-        msg = await self.recv_until((m.Welcome, m.Error))  # type: ignore[arg-type]
-        if isinstance(msg, m.Welcome):
-            self.token, self.player_id, self.name = token, msg.player_id, msg.name
-        return msg  # type: ignore[no-any-return]
+        while True:
+            msg = await self.recv()
+            if isinstance(msg, m.Welcome):
+                self.token, self.player_id, self.name = token, msg.player_id, msg.name
+                return msg
+            if isinstance(msg, m.Error):
+                return msg
 
     async def spectate(self, table: int | None = None) -> m.Welcome:
         await self.recv_until(m.Hello)

@@ -1,0 +1,59 @@
+"""docs/examples/minimal_bot.py, the third-party client example, plays a real tournament.
+
+Several copies run as subprocesses against a server in this test's Trio run; each must
+exit 0 having printed its place, and the places must be the server's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from tests.server.harness import fast_config, running
+
+BOT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "minimal_bot.py"
+
+
+def test_the_example_is_short_and_standard_library_only() -> None:
+    source = BOT.read_text()
+    assert len(source.splitlines()) < 150
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
+    assert {"socket", "json"} <= imported
+
+
+async def test_minimal_bots_play_a_tournament_to_the_end() -> None:
+    names = ["min-a", "min-b", "min-c", "min-d"]
+    cfg = fast_config(len(names), seats=4, hands_per_level=3)
+    outputs: dict[str, subprocess.CompletedProcess[bytes]] = {}
+    with trio.fail_after(60):
+        async with running(cfg, seed=3) as (server, port):
+            async def bot(name: str) -> None:
+                outputs[name] = await trio.run_process(
+                    [sys.executable, str(BOT), "--port", str(port), "--name", name],
+                    capture_stdout=True, capture_stderr=True, check=False,
+                )
+
+            async with trio.open_nursery() as n:
+                for name in names:
+                    n.start_soon(bot, name)
+            standings = {p.name: p.place for p in server.standings_message().places}
+    assert server.tournament.finished
+    for name, done in outputs.items():
+        assert done.returncode == 0, done.stderr.decode()
+        found = re.search(rb"^(\S+) finished in place (\d+) with (\d+) chips$", done.stdout, re.M)
+        assert found, done.stdout
+        assert found.group(1).decode() == name
+        assert int(found.group(2)) == standings[name]
+        assert b"server says" not in done.stderr, done.stderr.decode()
+    assert sorted(standings.values())[0] == 1

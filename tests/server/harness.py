@@ -25,7 +25,8 @@ FAST_SCHEDULE = ((10, 20), (20, 40), (50, 100), (100, 200), (200, 400), (500, 10
 
 
 def config(**kw: Any) -> ServerConfig:
-    """Test settings: no database, no deadline, port 0; anything can be overridden."""
+    """Test settings: no database, no deadline, no pause between hands, port 0; anything
+    can be overridden."""
     base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret",
                                 hand_pause=0.0)
     base.update(kw)

@@ -18,7 +18,7 @@ import attrs
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
 from .cards import Card
-from .evaluator import evaluate
+from .evaluator import evaluate, strength7
 from .events import (
     ActionTaken,
     BlindPosted,
@@ -36,6 +36,14 @@ from .pots import Pot, build_pots, split
 
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 _BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+_CARD_VALUES = frozenset(range(52))
+_ALL_IN = ActionKind.ALL_IN
+_NO_AMOUNT = frozenset((ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL))
+
+# A hand's name is fixed by its strength (the category and the deciding ranks), so each is
+# worked out once: a showdown then costs one fast strength per hand, not a full evaluate().
+# At most 7,462 entries (the distinct five-card hand values).
+_NAME_BY_STRENGTH: dict[int, str] = {}
 
 
 @attrs.define(kw_only=True)
@@ -239,15 +247,19 @@ class Hand:
             raise IllegalAction(
                 f"not your turn: seat {self.to_act} is to act", code="not_your_turn"
             )
-        legal = self.legal_actions()
+        legal = self._legal if self._legal is not None else self.legal_actions()
         assert legal is not None
         p = self._by_seat[seat]
         kind = action.kind
-        if kind is ActionKind.ALL_IN:
+        if kind is _ALL_IN:
             if legal.max_raise_to is not None:
                 kind, target = (ActionKind.BET if legal.is_bet else ActionKind.RAISE), legal.max_raise_to
+            elif legal.call is not None and legal.call == p.stack:
+                kind, target = ActionKind.CALL, p.bet + legal.call  # calling is all-in
             elif legal.call is not None:
-                kind, target = ActionKind.CALL, p.bet + legal.call
+                raise IllegalAction(
+                    f"you cannot go all-in: raising is closed to you; call {legal.call} or fold"
+                )
             else:
                 raise IllegalAction("nothing to go all-in for: you can only check")
         else:
@@ -281,7 +293,7 @@ class Hand:
         """The bet total this action makes, or IllegalAction with what is allowed."""
         p = self._by_seat[legal.seat]
         kind = action.kind
-        if kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL) and action.amount is not None:
+        if action.amount is not None and kind in _NO_AMOUNT:
             raise IllegalAction(f"{kind} takes no amount")
         if kind is ActionKind.FOLD:
             if not legal.fold:
@@ -478,6 +490,33 @@ class Hand:
             return None
         return evaluate(p.hole + tuple(self.board)).name
 
+    def _showdown_values(self, live: list[_Player]) -> tuple[dict[int, int], dict[int, str]]:
+        """Each live hand's strength and name, for the showdown."""
+        board = tuple(self.board)
+        strengths: dict[int, int] = {}
+        names: dict[int, str] = {}
+        cards = board + tuple(c for p in live for c in p.hole)
+        if (
+            len(board) == 5
+            and len(set(cards)) == len(cards)
+            and _CARD_VALUES.issuperset(cards)
+            and all(type(c) is int for c in cards)
+        ):
+            for p in live:
+                value = strength7(p.hole + board)
+                strengths[p.seat] = value
+                name = _NAME_BY_STRENGTH.get(value)
+                if name is None:
+                    name = _NAME_BY_STRENGTH[value] = evaluate(p.hole + board).name
+                names[p.seat] = name
+            return strengths, names
+        # Cards that are not seven distinct cards each: evaluate() says what is wrong.
+        for p in live:
+            full = evaluate(p.hole + board)
+            strengths[p.seat] = full.strength
+            names[p.seat] = full.name
+        return strengths, names
+
     def _show_all(self, names: dict[int, str] | None = None) -> None:
         """Show every hand still in, from the left of the button; ``names`` once the board
         is complete (None: shown before the rest of the board is dealt)."""
@@ -499,11 +538,7 @@ class Hand:
         strengths: dict[int, int] = {}
         names: dict[int, str] = {}
         if showdown:
-            board = tuple(self.board)
-            for p in live:
-                value = evaluate(p.hole + board)
-                strengths[p.seat] = value.strength
-                names[p.seat] = value.name
+            strengths, names = self._showdown_values(live)
             self._show_all(names)
         carried = 0
         for index, pot in enumerate(pots):

@@ -122,9 +122,14 @@ def listed_actions(legal: LegalActions) -> list[Action]:
         kind = raise_kind(legal)
         for to in sorted({lo, (lo + hi) // 2, hi}):
             actions.append(Action(kind=kind, amount=to))
-    if lo is not None or legal.call is not None:
+    if all_in_allowed(legal):
         actions.append(Action.all_in())
     return actions
+
+
+def all_in_allowed(legal: LegalActions) -> bool:
+    """All-in is a raise to the stack, or a call that takes the whole stack."""
+    return legal.min_raise_to is not None or (legal.call is not None and legal.call == legal.stack)
 
 
 def chosen_action(data: st.DataObject, legal: LegalActions) -> Action:
@@ -163,6 +168,8 @@ def unlisted_actions(hand: Hand, legal: LegalActions) -> Iterator[tuple[int, Act
             yield other, legal.timeout_action()  # out of turn
             yield other, Action.all_in()
     yield max(hand.seats) + 1, Action.check()  # not at the table
+    if not all_in_allowed(legal) and legal.call is not None:
+        yield seat, Action.all_in()  # raising is closed and calling leaves chips behind
     kind = raise_kind(legal)
     wrong = ActionKind.RAISE if kind is ActionKind.BET else ActionKind.BET
     lo, hi = legal.min_raise_to, legal.max_raise_to

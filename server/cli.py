@@ -41,7 +41,12 @@ def _subcommands() -> list[Subcommand]:
     except ImportError:
         subs.append(("simulate", *with_tournament_mode(None, None)))  # --tournament only
     try:
-        from server.tools import add_history_arguments, add_standings_arguments, run_history, run_standings
+        from server.tools import (
+            add_history_arguments,
+            add_standings_arguments,
+            run_history,
+            run_standings,
+        )
 
         subs.append(("history", add_history_arguments, run_history))
         subs.append(("standings", add_standings_arguments, run_standings))

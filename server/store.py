@@ -24,6 +24,7 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -210,11 +211,18 @@ class Ticket:
 class Store:
     """The writer thread and the read side. Reads use their own connection (WAL readers)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
+        """``synchronous``: FULL (the default) fsyncs every commit, so a committed action
+        survives a power cut too; NORMAL survives kill -9 of the server but may lose the
+        last commits (never the file's consistency) in a power cut or OS crash
+        (docs/hosting.md). ``bench/persistence.py`` measures both."""
+        if synchronous.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = Path(path)
         self._lock_fd = lock_database(self.path)
         try:
             self._conn = open_connection(self.path, create=True)
+            self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
         except BaseException:
             os.close(self._lock_fd)
             raise
@@ -223,6 +231,8 @@ class Store:
         self._token: trio.lowlevel.TrioToken | None = None
         self.failed: str | None = None
         self.commits = 0
+        self.records = 0
+        self.write_seconds = 0.0  # time spent writing and committing (where the time goes)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -289,13 +299,16 @@ class Store:
                     return
 
     def _write_batch(self, batch: list[tuple[list[Record], Ticket]]) -> None:
+        started = time.perf_counter()
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             for records, _ in batch:
                 for r in records:
                     self._conn.execute(r.sql, r.params)
+                self.records += len(records)
             self._conn.execute("COMMIT")
             self.commits += 1
+            self.write_seconds += time.perf_counter() - started
         except sqlite3.Error as exc:
             try:
                 self._conn.execute("ROLLBACK")

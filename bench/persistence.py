@@ -1,0 +1,203 @@
+"""What durable logging costs: actions per second of fast bot tables, with the database
+(SQLite WAL, ``synchronous=FULL``, one writer thread, group commit) and without (``db=None``),
+in the same run.
+
+    .venv/bin/python bench/persistence.py [--seconds 4] [--rounds 3] [--tables 1,4] [--db-dir DIR]
+
+Each trial starts an in-process server on loopback with ``6 x tables`` bots that act at
+once (check or call, sometimes a minimum raise), deep stacks and tiny blinds so nobody
+busts, and counts the actions the bots see (each player sees every action at the table) in ``--seconds`` after a warm-up.
+Trials alternate off/on so drift on a busy machine hits both; medians are reported.
+Store, then send means every action waits for its commit (an fsync with FULL) before
+anyone sees it, so one table pays the disk's latency on every action; with several tables
+the writer commits what all of them queued in one transaction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import protocol.messages as m  # noqa: E402
+from protocol.codec import decode_server, encode  # noqa: E402
+from protocol.framing import LineBuffer  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
+from server.engine.events import ActionTaken  # noqa: E402
+from server.recovery import open_server  # noqa: E402
+
+SEATS = 6
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.actions = 0
+        self.counting = False
+
+
+async def bot(port: int, name: str, seed: int) -> None:
+    rng = random.Random(seed)
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    buf = LineBuffer(1 << 20)
+    street: dict[int, str] = {}
+
+    async def send(msg: object) -> None:
+        await stream.send_all(encode(msg) + b"\n")
+
+    await send(m.Join(version=1, name=name))
+    async with stream:
+        while True:
+            data = await stream.receive_some(1 << 16)
+            if not data:
+                return
+            for line in buf.feed(data):
+                msg = decode_server(line)
+                if isinstance(msg, m.HandStarted):
+                    street[msg.hand_no] = "preflop"
+                elif isinstance(msg, m.Board):
+                    street[msg.hand_no] = msg.street
+                elif isinstance(msg, m.YourTurn):
+                    legal = msg.legal
+                    if legal.min_raise_to is not None and rng.random() < 0.1:
+                        kind = "bet" if legal.check and street.get(msg.hand_no) != "preflop" else "raise"
+                        await send(m.Act(hand_no=msg.hand_no, action=kind, amount=legal.min_raise_to))  # type: ignore[arg-type]
+                    elif legal.check:
+                        await send(m.Act(hand_no=msg.hand_no, action="check"))
+                    else:
+                        await send(m.Act(hand_no=msg.hand_no, action="call"))
+
+
+async def run_bots(port: int, count: int) -> None:
+    async with trio.open_nursery() as nursery:
+        for i in range(count):
+            nursery.start_soon(bot, port, f"bot{i}", i)
+
+
+async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
+                synchronous: str = "FULL", in_process: bool = False) -> dict[str, float]:
+    players = SEATS * tables
+    config = ServerConfig(
+        db=db, host="127.0.0.1", port=0, start_at=players, no_deadline=True, seats=SEATS,
+        starting_stack=10_000_000, schedule=((1, 2),), level_minutes=10_000.0,
+        action_clock=30, time_bank=30, hand_pause=0.0,
+    )
+    server = open_server(config)
+    store = server.store
+    if store is not None:
+        store._conn.execute(f"PRAGMA synchronous={synchronous}")
+    counter = Counter()
+    broadcast = server.broadcast_hand_events
+
+    def counting(table_id: int, hand: Any, events: Any) -> None:
+        if counter.counting:
+            counter.actions += sum(1 for e in events if isinstance(e, ActionTaken))
+        broadcast(table_id, hand, events)
+
+    server.broadcast_hand_events = counting  # type: ignore[method-assign]
+    bots: subprocess.Popen[bytes] | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            if in_process:
+                nursery.start_soon(run_bots, port, players)
+            else:  # the bots on the other core, as they would be on other machines
+                bots = subprocess.Popen([sys.executable, __file__, "--bots-for", str(port), str(players)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with trio.fail_after(60):
+                while server.tournament.hands_dealt < tables:
+                    await trio.sleep(0.01)
+            await trio.sleep(warmup)
+            before = (store.commits, store.records, store.write_seconds) if store is not None else (0, 0, 0.0)
+            counter.counting = True
+            t0 = time.perf_counter()
+            await trio.sleep(seconds)
+            counter.counting = False
+            elapsed = time.perf_counter() - t0
+            after = (store.commits, store.records, store.write_seconds) if store is not None else (0, 0, 0.0)
+            if bots is not None:
+                bots.kill()
+            nursery.cancel_scope.cancel()
+    finally:
+        if bots is not None:
+            bots.kill()
+            bots.wait()
+        if store is not None:
+            store.close()
+    commits = after[0] - before[0]
+    return {
+        "rate": counter.actions / elapsed,
+        "commits": commits / elapsed,
+        "records": (after[1] - before[1]) / max(1, commits),
+        "commit_ms": 1000 * (after[2] - before[2]) / max(1, commits),
+    }
+
+
+def _rates(runs: list[dict[str, float]]) -> str:
+    return ", ".join(f"{x['rate']:.0f}" for x in runs)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=4.0, help="measured seconds per trial (default 4)")
+    p.add_argument("--warmup", type=float, default=1.0, help="seconds before measuring (default 1)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of off/FULL/NORMAL per table count (default 3)")
+    p.add_argument("--tables", default="1,4", help="table counts to try, comma-separated (default 1,4)")
+    p.add_argument("--db-dir", type=Path, default=None,
+                   help="where the trial databases go (default: a temporary folder; use the disk the "
+                        "server will really use)")
+    p.add_argument("--in-process-bots", action="store_true",
+                   help="run the bots in the server's process (they then compete with it for one core)")
+    p.add_argument("--bots-for", nargs=2, type=int, metavar=("PORT", "N"), help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.bots_for is not None:
+        try:
+            trio.run(run_bots, *args.bots_for)
+        except (KeyboardInterrupt, OSError):
+            pass
+        return 0
+    table_counts = [int(x) for x in args.tables.split(",")]
+    rounds = max(1, min(args.rounds, 10))
+    seconds = max(0.5, min(args.seconds, 30.0))
+    with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
+        where = "in the server's process" if args.in_process_bots else "in another process"
+        print(f"persistence bench: {seconds:g} s per trial after {args.warmup:g} s warm-up, "
+              f"{rounds} rounds, bots {where}, databases in {tmp}")
+        worst = 0.0
+        for tables in table_counts:
+            runs: dict[str, list[dict[str, float]]] = {"off": [], "FULL": [], "NORMAL": []}
+            for r in range(rounds):  # interleaved, so a busy machine's drift hits every variant
+                runs["off"].append(trio.run(trial, None, tables, seconds, args.warmup, "FULL", args.in_process_bots))
+                for sync in ("FULL", "NORMAL"):
+                    db = Path(tmp) / f"t{tables}-{sync}-{r}.db"
+                    runs[sync].append(trio.run(trial, db, tables, seconds, args.warmup, sync, args.in_process_bots))
+            off = statistics.median(x["rate"] for x in runs["off"])
+            print(f"  {tables} table(s), {SEATS * tables} bots: persistence off {off:7.0f} actions/s "
+                  f"(runs {_rates(runs['off'])})")
+            for sync in ("FULL", "NORMAL"):
+                xs = runs[sync]
+                rate = statistics.median(x["rate"] for x in xs)
+                cost = 1 - rate / off
+                if sync == "FULL":
+                    worst = max(worst, cost)
+                print(f"    synchronous={sync:<6} {rate:7.0f} actions/s  ratio {rate / off:.2f}  "
+                      f"logging costs {cost:6.1%}  | {statistics.median(x['commits'] for x in xs):5.0f} commits/s, "
+                      f"{statistics.median(x['records'] for x in xs):4.1f} rows and "
+                      f"{statistics.median(x['commit_ms'] for x in xs):5.2f} ms per commit "
+                      f"(runs {_rates(xs)})")
+        print(f"target (logging costs under 25% of throughput) with the default, synchronous=FULL: "
+              f"{'met' if worst < 0.25 else 'NOT met'} (worst {worst:.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -52,7 +52,7 @@ class ServerProcess:
         with open(log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "server", "--db", str(self.db), "--port", "0",
-                 "--port-file", str(self.port_file), *self.args],
+                 "--port-file", str(self.port_file), "--hand-pause", "0", *self.args],
                 cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
         with trio.fail_after(timeout):

@@ -22,6 +22,7 @@ async def test_a_full_disk_pauses_the_game_and_nothing_runs_ahead_of_the_databas
     config = ServerConfig(
         db=tmp_path / "full.db", port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3,
         hands_per_level=50, starting_stack=5000, action_clock=5, time_bank=1,
+        hand_pause=0.0,
     )
     server = open_server(config)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)

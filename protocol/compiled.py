@@ -150,6 +150,9 @@ class _Structurers:
                 f"{indent}{var} = float({var})",
             ]
         if get_origin(typ) is Literal:
+            # only strings: with an int choice, True would pass as 1 (True == 1)
+            if not all(type(a) is str for a in get_args(typ)):
+                raise TypeError(f"{typ!r}: protocol literals are strings")
             return [f"{indent}if {var} not in {self._const(frozenset(get_args(typ)))}: {fail}"]
         inner = optional_inner(typ)
         if inner is not None:

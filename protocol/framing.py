@@ -59,6 +59,8 @@ class LineBuffer:
         """Add received bytes; return the lines they complete (maybe none)."""
         if self._error is not None:
             raise self._error
+        if type(data) is not bytes:  # a bytearray or memoryview from the transport
+            data = bytes(data)
         buf = self._buf
         lines: list[bytes] = []
         start = 0

@@ -21,8 +21,9 @@ Conventions, the same in every message:
   ``table_snapshot``, ``history``, ``standings``) carries the same ``id``.
 * Every line the server sends carries ``seq``: 1 for ``hello``, then +1 per line on that
   connection. A gap means a lost line; ask for a ``snapshot_request`` to resynchronise.
-* Times are durations in milliseconds (``*_ms``) or seconds (``*_seconds``); wall-clock
-  times are ISO 8601 strings with a UTC offset (``2025-03-01T22:00:00Z``).
+* Durations say their unit in their name (``*_ms``, ``*_seconds``, ``minutes``,
+  ``level_minutes``) or in a companion field (``next_level_unit``); wall-clock times are
+  ISO 8601 strings with a UTC offset (``2025-03-01T22:00:00Z``).
 
 Versioning policy: within a protocol version nothing changes shape. A new field, a new
 message type, a new value of a closed set (an action, a status, a command) or a change of

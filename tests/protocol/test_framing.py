@@ -39,6 +39,11 @@ def test_crlf_is_accepted_and_only_one_cr_is_stripped() -> None:
     assert buf.feed(b"a\r\nb\r\r\nc\n") == [b"a", b"b\r", b"c"]
 
 
+def test_bytearray_input_gives_bytes_lines() -> None:
+    lines = LineBuffer().feed(bytearray(b"a\nbc"))
+    assert lines == [b"a"] and type(lines[0]) is bytes
+
+
 def test_empty_lines_are_returned_for_the_decoder_to_refuse() -> None:
     assert LineBuffer().feed(b"\n\r\n") == [b"", b""]
 

@@ -21,12 +21,14 @@ HAND_EVENTS = (m.HandStarted, m.BlindPosted, m.HoleCards, m.Action, m.Board, m.S
 async def test_a_full_disk_pauses_the_game_and_nothing_runs_ahead_of_the_database(tmp_path):
     config = ServerConfig(
         db=tmp_path / "full.db", port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3,
-        hands_per_level=50, starting_stack=5000, action_clock=5, time_bank=1,
+        hands_per_level=1000, starting_stack=100_000, schedule=((10, 20),), action_clock=5, time_bank=1,
         hand_pause=0.0,
     )
     server = open_server(config)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)
-    bots = [Bot(f"p{i}", fake, seed=i, think=0.002) for i in range(3)]  # type: ignore[arg-type]
+    # Deep stacks, tiny blinds and small raises: nobody busts before the disk fills up.
+    bots = [Bot(f"p{i}", fake, seed=i, think=0.002, shove=0, raise_cap=2)  # type: ignore[arg-type]
+            for i in range(3)]
     async with trio.open_nursery() as nursery:
         fake.port = await nursery.start(server.run)
         fake.up.set()

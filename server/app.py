@@ -43,13 +43,14 @@ from server.records import event_to_json, hand_record
 from server.store import Record, Store, StoreError, input_record, meta_record
 from server.tournament import events as tev
 from server.tournament.errors import TournamentError
-from server.tournament.tournament import Phase, Tournament
+from server.tournament.tournament import Location, Phase, Tournament
 
 log = logging.getLogger("hickory.server")
 
 SOFTWARE = "hickory-server 0.1.0"
 HISTORY_MAX = 20
 CLOCK_SAVE_EVERY = 5.0  # seconds between saves of the tournament time (meta "clock")
+LOBBY_BYTES_PER_SECOND = 4e6  # bound on lobby pushes: bytes x receivers per second
 
 
 def token_hash(token: str) -> str:
@@ -282,9 +283,11 @@ class Server:
         self.store = store
         self.deck_rng = secrets.SystemRandom()
         self.clients: set[Client] = set()
+        self.viewers: set[Client] = set()  # spectators and directors: a table's broadcasts scan these
         self.players: dict[str, PlayerState] = {}
         self.by_name: dict[str, str] = {}
         self.runners: dict[int, TableRunner] = {}
+        self._where: dict[str, int] = {}  # player -> table last found at (a hint for locate)
         self.director_secret = config.director_secret or secrets.token_urlsafe(12)
         self._time_base = 0.0
         self._next_conn = 0
@@ -444,6 +447,7 @@ class Server:
         """Level clock, deadline and the automatic start rule."""
         t = self.tournament
         clock_saved = trio.current_time()
+        next_lobby = trio.current_time()
         while not t.finished:
             if t.phase is Phase.REGISTERING:
                 if self._should_start():
@@ -460,9 +464,16 @@ class Server:
                     await self.commit(self.log_input("tick", {"now": now}) + self.tournament_event_records(events))
                     self.handle_tournament_events(events)
                     self.wake_tables()
-            if self._lobby_dirty:
+            if self._lobby_dirty and trio.current_time() >= next_lobby:
                 self._lobby_dirty = False
-                self.broadcast(self.lobby_message())
+                body = encode(self.lobby_message())
+                receivers = [c for c in self.clients if c.role]
+                for c in receivers:
+                    c.send_body(body)
+                # The lobby lists every entrant and goes to everyone: bound its bandwidth
+                # (a 1,000-player lobby is ~100 KB; every 0.5 s to 1,000 clients would be
+                # 200 MB/s). Small tournaments still get it every 0.5 s.
+                next_lobby = trio.current_time() + len(body) * len(receivers) / LOBBY_BYTES_PER_SECOND
             await trio.sleep(0.5)
         self.finished.set()
 
@@ -488,7 +499,7 @@ class Server:
                 c = self.players[p.player_id].client
                 if c is not None:
                     out.append(c)
-        out += [c for c in self.clients if c.role in ("spectator", "director") and c.watching == table_id]
+        out += [c for c in self.viewers if c.watching == table_id]
         return out
 
     def broadcast(self, msg: m.ServerMessage, clients: Iterable[Client] | None = None) -> None:
@@ -502,10 +513,9 @@ class Server:
         clients = self.table_clients(table_id)
         if not clients:
             return
-        seat_of: dict[Client, int | None] = {}
-        for c in clients:
-            loc = self.tournament.location(c.player_id) if c.player_id else None
-            seat_of[c] = loc.seat if loc is not None and loc.table_id == table_id and not loc.waiting else None
+        table = self.tournament.tables.get(table_id)
+        # Seated at this table (not on the way to it): this table's seats, not a scan of all.
+        seat_of = {c: table.seat_of(c.player_id) if c.player_id and table else None for c in clients}
         for e in events:
             if isinstance(e, ev.HoleCardsDealt):
                 msg = outbound.hand_event(table_id, hand.hand_no, e)
@@ -550,8 +560,24 @@ class Server:
         if self.store is not None:
             self.store.submit(self.log_input("status", {"player_id": player_id, "sitting_out": value, "bank": ps.bank}))
 
+    def locate(self, player_id: str) -> Location | None:
+        """``tournament.location``, but first at the table the player was last found at:
+        one table's seats instead of every table's (a lookup per action and per player
+        at the start; with 100 tables, ~1 ms each)."""
+        t = self.tournament
+        hint = self._where.get(player_id)
+        table = t.tables.get(hint) if hint is not None else None
+        if table is not None:
+            seat = table.seat_of(player_id)
+            if seat is not None:
+                return Location(table_id=table.table_id, seat=seat, waiting=False)
+        loc = t.location(player_id)
+        if loc is not None and not loc.waiting:
+            self._where[player_id] = loc.table_id
+        return loc
+
     def player_status(self, player_id: str, status: str) -> None:
-        loc = self.tournament.location(player_id)
+        loc = self.locate(player_id)
         msg = m.PlayerStatus(
             player_id=int(player_id), name=self.players[player_id].name,
             table=loc.table_id if loc else None, seat=loc.seat if loc else None,
@@ -574,8 +600,10 @@ class Server:
                     targets.add(ps.client)
                 self.broadcast(msg, targets)
                 resnap.add(e.player_id)
+                self._where[e.player_id] = e.to_table  # a hint: locate checks it
             elif isinstance(e, tev.PlayerSeated):
                 resnap.add(e.player_id)
+                self._where[e.player_id] = e.table_id
             elif isinstance(e, tev.PlayerEliminated):
                 ps = self.players[e.player_id]
                 status = "removed" if e.removed else "eliminated"
@@ -612,7 +640,7 @@ class Server:
         # received a player, so only the final seat counts.
         for player_id in resnap:
             ps = self.players[player_id]
-            loc = t.location(player_id)
+            loc = self.locate(player_id)
             if ps.client is not None and loc is not None and loc.table_id in t.tables:
                 ps.client.send(self.snapshot_for(ps.client, loc.table_id))
 
@@ -636,12 +664,21 @@ class Server:
             left = info.hands_left if info.hands_left is not None else info.seconds_left
             next_in = None if left is None else max(0, int(math.ceil(left)))
         players = []
-        standings = {s.player_id: s for s in t.standings()} if t.phase is not Phase.REGISTERING else {}
+        started = t.phase is not Phase.REGISTERING
+        still_in = set(t.players_in()) if started else set()
+        # One pass over the tables, not t.location / t.stack_of per player (each scans
+        # every table), nor t.standings() (ranks by chips in quadratic time): a
+        # 1,000-player lobby took ~0.3 s and stalled every table meanwhile.
+        seated = {p.player_id: (Location(table_id=tid, seat=seat, waiting=False), p.stack)
+                  for tid in t.table_ids() for seat, p in t.table(tid).seats.items()}
         for player_id in t.registered:
             ps = self.players[player_id]
-            loc = t.location(player_id)
-            st = standings.get(player_id)
-            if st is not None and st.eliminated:
+            eliminated = started and player_id not in still_in
+            loc, stack = seated.get(player_id, (None, 0))
+            if loc is None and started and not eliminated:
+                loc = t.location(player_id)  # on the way to a table (rare)
+                stack = t.stack_of(player_id) if loc is not None else 0
+            if eliminated:
                 status = "eliminated"
             elif loc is None:
                 status = "waiting"
@@ -653,7 +690,7 @@ class Server:
                 status = "playing"
             players.append(m.LobbyPlayer(
                 player_id=int(player_id), name=ps.name,
-                chips=t.stack_of(player_id) if loc is not None else (0 if st is not None else t.settings.starting_stack),
+                chips=stack if loc is not None else (0 if started else t.settings.starting_stack),
                 table=loc.table_id if loc else None, seat=loc.seat if loc else None,
                 status=status,  # type: ignore[arg-type]
             ))
@@ -677,7 +714,7 @@ class Server:
         table = t.table(table_id)
         your_seat = None
         if client.player_id is not None:
-            loc = t.location(client.player_id)
+            loc = self.locate(client.player_id)
             if loc is not None and loc.table_id == table_id and not loc.waiting:
                 your_seat = loc.seat
         hand = table.hand
@@ -730,6 +767,7 @@ class Server:
             log.exception("%r: internal error; connection closed", conn)
         finally:
             self.clients.discard(client)
+            self.viewers.discard(client)
             self._detach(client)
             with trio.CancelScope(shield=True):
                 with trio.move_on_after(1):
@@ -895,7 +933,7 @@ class Server:
 
     def _client_table(self, client: Client) -> int | None:
         if client.player_id is not None:
-            loc = self.tournament.location(client.player_id)
+            loc = self.locate(client.player_id)
             return loc.table_id if loc is not None else None
         return client.watching
 
@@ -958,7 +996,7 @@ class Server:
                 else:
                     old.conn.close("replaced by a new connection")
             self._attach(client, ps)
-            loc = t.location(player_id)
+            loc = self.locate(player_id)
             client.send(m.Welcome(id=rid, version=msg.version, role="player", player_id=int(player_id),
                                   name=ps.name, token=None, table=loc.table_id if loc else None,
                                   seat=loc.seat if loc else None))
@@ -977,6 +1015,7 @@ class Server:
         if isinstance(msg, m.Spectate):
             await self.settled()
             client.role = "spectator"
+            self.viewers.add(client)
             ids = t.table_ids()
             client.watching = msg.table if msg.table in t.tables else (ids[0] if ids else None)
             client.send(m.Welcome(id=rid, version=msg.version, role="spectator", player_id=None, name=None,
@@ -991,6 +1030,7 @@ class Server:
             await trio.sleep(0.5)  # slow down guessing
             raise ProtocolError(E.UNAUTHORIZED, "wrong director secret")
         client.role = "director"
+        self.viewers.add(client)
         ids = t.table_ids()
         client.watching = ids[0] if ids else None
         client.send(m.Welcome(id=rid, version=msg.version, role="director", player_id=None, name=None,

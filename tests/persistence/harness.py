@@ -193,6 +193,8 @@ class Bot:
             elif isinstance(msg, m.PlayerStatus):
                 if msg.player_id == self.player_id and msg.status == "sitting_out":
                     await c.send(m.ImBack())
+                if msg.player_id == self.player_id and msg.status in ("eliminated", "removed"):
+                    self.seat = self.table = None
             elif isinstance(msg, m.ServerGoodbye):
                 self.goodbyes += 1
             elif isinstance(msg, m.Error):

@@ -196,10 +196,10 @@ async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
 
 async def test_sigterm_mid_hand_resumes_the_same_hand(tmp_path):
     server = ServerProcess(tmp_path, ["--start-at", "3", "--no-deadline", "--seats", "3",
-                                      "--hands-per-level", "4", "--schedule", "10/20,20/40,50/100,100/200,200/400",
-                                      "--action-clock", "5", "--time-bank", "1", "--starting-stack", "600"])
+                                      "--hands-per-level", "4", "--schedule", "10/20,20/40,50/100,100/200,200/400,500/1000",
+                                      "--action-clock", "5", "--time-bank", "1", "--starting-stack", "2000"])
     stopper = Killer(server, sig=signal.SIGTERM)
-    bots = [Bot(f"p{i}", server, seed=100 + i, observe=stopper.observe) for i in range(3)]
+    bots = [Bot(f"p{i}", server, seed=100 + i, observe=stopper.observe, shove=0, raise_cap=2) for i in range(3)]
     await server.start()
     try:
         async with trio.open_nursery() as nursery:
@@ -215,13 +215,19 @@ async def test_sigterm_mid_hand_resumes_the_same_hand(tmp_path):
                 hand_no, board = hand.hand_no, hand.board
                 check_chips(state)
                 generation = server.generation
+                sessions = {b.name: b.sessions for b in bots}
                 await server.start()
-                def all_resumed(generation: int = generation) -> bool:
-                    return all(any(g > generation and resumed for g, resumed, _ in b.snapshots) for b in bots)
 
-                await wait_until(all_resumed, 30, "every bot to resume")
-                for bot in bots:
-                    snap = next(s for g, resumed, s in bot.snapshots if g > generation and resumed)
+                def all_back(sessions: dict[str, int] = sessions) -> bool:
+                    return all(b.sessions > sessions[b.name] for b in bots)
+
+                await wait_until(all_back, 30, "every bot to resume")
+                await trio.sleep(0.3)  # the snapshot follows the welcome
+                seated = [b for b in bots if b.seat is not None]
+                assert seated
+                for bot in seated:
+                    snap = next((s for g, resumed, s in bot.snapshots if g > generation and resumed), None)
+                    assert snap is not None, bot.name
                     # The same hand, resumed where it stopped (or just after, if play went on).
                     assert snap.hand_no is None or snap.hand_no >= hand_no
                     if snap.hand_no == hand_no and snap.street is not None:

@@ -524,8 +524,6 @@ class Server:
                     if ev.visible_to(e, seat_of[c]):
                         c.send(msg)
                 continue
-            if isinstance(e, ev.BoardDealt):
-                self.broadcast(outbound.pots(table_id, view_for(hand, None)), clients)
             msg = outbound.hand_event(table_id, hand.hand_no, e)
             if msg is not None:
                 self.broadcast(msg, clients)

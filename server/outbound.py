@@ -80,6 +80,11 @@ def hand_event(table: int, hand_no: int, event: ev.Event) -> m.ServerMessage | N
             stacks=tuple(m.SeatStack(seat=s, stack=st) for s, st in event.stacks),
             carried_out=event.carried_out,
         )
+    if isinstance(event, ev.BetsGathered):
+        return m.Pots(
+            table=table, hand_no=hand_no,
+            pots=tuple(m.Pot(amount=a, eligible=e) for a, e in event.pots), carried=event.carried_in,
+        )
     if isinstance(event, ev.UncalledBetReturned):
         return None  # the next pots/hand_ended message reflects it
     return None

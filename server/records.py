@@ -23,10 +23,18 @@ _TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         ev.HandStarted, ev.BlindPosted, ev.HoleCardsDealt, ev.ActionTaken, ev.BoardDealt,
-        ev.UncalledBetReturned, ev.HandShown, ev.PotAwarded, ev.HandEnded,
+        ev.UncalledBetReturned, ev.BetsGathered, ev.HandShown, ev.PotAwarded, ev.HandEnded,
     )
 }
 _CARD_FIELDS = {"cards", "board"}
+
+
+def _lists(value: Any) -> Any:
+    return [_lists(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 def event_to_json(event: ev.Event) -> str:
@@ -36,7 +44,7 @@ def event_to_json(event: ev.Event) -> str:
         if field.name in _CARD_FIELDS:
             value = [card_str(c) for c in value]
         elif isinstance(value, tuple):
-            value = [list(v) if isinstance(v, tuple) else v for v in value]
+            value = _lists(value)
         elif hasattr(value, "value"):
             value = value.value
         data[field.name] = value
@@ -56,7 +64,7 @@ def event_from_json(text: str) -> ev.Event:
         elif field.name == "action":
             value = ActionKind(value)
         elif isinstance(value, list):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            value = _tuples(value)
         kwargs[field.name] = value
     event: ev.Event = cls(**kwargs)
     return event

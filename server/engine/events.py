@@ -76,6 +76,19 @@ class UncalledBetReturned:
 
 
 @attrs.frozen(kw_only=True)
+class BetsGathered:
+    """A betting round closed: the bets went into the pots, as they now stand.
+
+    ``pots`` are ``(amount, eligible seats)``, main pot first, carried chips included.
+    Sent before the next street is dealt, so a table shows the right pots even when an
+    all-in runs the board out within one action.
+    """
+
+    pots: tuple[tuple[int, tuple[int, ...]], ...]
+    carried_in: int  # of which: odd chips carried in from the previous hand
+
+
+@attrs.frozen(kw_only=True)
 class HandShown:
     seat: int
     cards: tuple[Card, ...]
@@ -108,6 +121,7 @@ Event = (
     | ActionTaken
     | BoardDealt
     | UncalledBetReturned
+    | BetsGathered
     | HandShown
     | PotAwarded
     | HandEnded

@@ -21,6 +21,7 @@ from .cards import Card
 from .evaluator import evaluate, strength7
 from .events import (
     ActionTaken,
+    BetsGathered,
     BlindPosted,
     BoardDealt,
     Event,
@@ -460,6 +461,9 @@ class Hand:
             self.events.append(UncalledBetReturned(seat=p.seat, amount=back))
 
     def _next_street(self) -> None:
+        self.events.append(BetsGathered(
+            pots=tuple((pot.amount, pot.eligible) for pot in self.pots()), carried_in=self.carried_in
+        ))
         for p in self._players:
             p.bet = 0
             p.faced = None

@@ -785,7 +785,7 @@ def test_all_in_hands_shown_before_board_runs_out() -> None:
     play(hand, (1, ALL_IN()), (2, C()))
     kinds = [type(e).__name__ for e in hand.events[last_index(hand, ActionTaken) + 1 :]]
     assert kinds == [
-        "HandShown", "HandShown", "BoardDealt", "BoardDealt", "BoardDealt",
+        "BetsGathered", "HandShown", "HandShown", "BoardDealt", "BoardDealt", "BoardDealt",
         "PotAwarded", "HandEnded",
     ]
     shown = events_of(hand, HandShown)
@@ -797,7 +797,7 @@ def test_all_in_hands_shown_before_board_runs_out() -> None:
     kinds = [type(e).__name__ for e in hand.events]
     first_shown = kinds.index("HandShown")
     assert kinds[:first_shown].count("BoardDealt") == 1  # the flop only
-    assert kinds[first_shown - 1] == "ActionTaken"  # the call
+    assert kinds[first_shown - 2 : first_shown] == ["ActionTaken", "BetsGathered"]  # the call
     assert kinds[first_shown : first_shown + 4] == ["HandShown", "HandShown", "BoardDealt", "BoardDealt"]
 
 

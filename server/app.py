@@ -300,6 +300,7 @@ class Server:
         self._accepting = trio.CancelScope()  # cancelled by ``shutdown``
         self._settled = trio.Event()
         self.pending_announcements: list[str] = []  # from recovery, sent once running
+        self.chat_enabled = True
         self.seed = seed if seed is not None else secrets.randbits(64)
         self._resume_at = 0.0  # tournament time when the server last stopped
         self.deadline_wall: dt.datetime | None = config.deadline_wall(dt.datetime.now().astimezone())
@@ -1074,6 +1075,8 @@ class Server:
         return player_id
 
     def _chat(self, client: Client, msg: m.Chat) -> None:
+        if not self.chat_enabled and client.role != "director":
+            raise ProtocolError(E.INVALID_STATE, "the director has turned player chat off")
         now = trio.current_time()
         while client.chat_times and client.chat_times[0] < now - 10:
             client.chat_times.popleft()
@@ -1112,9 +1115,18 @@ class Server:
         elif isinstance(cmd, m.SetScheduleCommand):
             payload["schedule"] = [[lv.small_blind, lv.big_blind] for lv in cmd.levels]
         elif isinstance(cmd, m.SetOptionsCommand):
-            opts = {"action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
-                    "reconnect_grace": cmd.reconnect_grace_seconds}
-            payload["options"] = {k: float(v) for k, v in opts.items() if v is not None}
+            opts: dict[str, Any] = {
+                "action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
+                "reconnect_grace": cmd.reconnect_grace_seconds, "level_minutes": cmd.level_minutes,
+                "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
+            }
+            payload["options"] = {k: v for k, v in opts.items() if v is not None}
+            if cmd.chat is not None:
+                self.chat_enabled = cmd.chat
+                self.announce_all(f"Player chat is {'on' if cmd.chat else 'off'}.", by="director",
+                                  reason=cmd.reason)
+                if not payload["options"]:
+                    return
         elif isinstance(cmd, m.SetDeadlineCommand):
             self.deadline_wall = None if cmd.deadline is None else \
                 dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))

@@ -62,7 +62,8 @@ def test_standings_text_and_json(finished, capsys):
     assert cli.main(["standings", "--db", str(finished), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["state"] == "finished" and data["chips_in_play"] == data["chips_issued"] == 3000
-    assert sorted(p["place"] for p in data["places"]) == [1, 2, 3]
+    places = sorted(p["place"] for p in data["places"])
+    assert places[0] == 1 and places[1:] in ([2, 3], [2, 2])  # two busts in one hand may share
     assert data["places"][0]["chips"] == 3000
 
 

@@ -26,7 +26,6 @@ director adjustment account, and always equals ``chips_issued``.
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
@@ -126,13 +125,21 @@ class LevelInfo:
 
 
 def _table_chips(table: Table) -> int:
-    """``Table.total_chips`` in linear time (it is checked after every hand)."""
+    """``Table.total_chips`` in linear time, in plain loops (it is checked after every hand)."""
     hand = table.hand
-    if hand is None or hand.is_over:
+    total = table.carry
+    if hand is None:
+        for p in table.seats.values():
+            total += p.stack
+        return total
+    if hand.is_over:
         return table.total_chips()
-    dealt = set(hand.seats)
-    outside = sum(p.stack for s, p in table.seats.items() if s not in dealt)
-    return hand.total_chips() + outside + table.carry
+    dealt = hand.seats
+    total += hand.total_chips()
+    for s, p in table.seats.items():
+        if s not in dealt:
+            total += p.stack
+    return total
 
 
 class Tournament:
@@ -251,9 +258,13 @@ class Tournament:
         return self.chips_in_play() + self.adjustment
 
     def chips_in_play(self) -> int:
-        return sum(_table_chips(t) for t in self.tables.values()) + sum(
-            a.stack for arrivals in self._incoming.values() for a in arrivals
-        )
+        total = 0
+        for table in self.tables.values():
+            total += _table_chips(table)
+        for arrivals in self._incoming.values():
+            for a in arrivals:
+                total += a.stack
+        return total
 
     def carried_chips(self) -> int:
         return sum(t.carry for t in self.tables.values())
@@ -300,7 +311,12 @@ class Tournament:
             # deal so the other's hand end finds both free (else it could wait for ever).
             if any(table.seat_of(p) is not None for p in op.players):
                 return f"table {table_id} waits for a director's operation on a player in a hand elsewhere"
-        with_chips = sum(1 for p in table.seats.values() if p.stack > 0)
+        with_chips = 0
+        for p in table.seats.values():
+            if p.stack > 0:
+                with_chips += 1
+                if with_chips == 2:
+                    return None
         if with_chips < 2:
             return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"
         return None
@@ -389,7 +405,8 @@ class Tournament:
             raise TournamentError(f"table {table_id} has no hand to end")
         if not hand.is_over:
             raise TournamentError(f"hand #{hand.hand_no} at table {table_id} is still being played")
-        events = self._take_outbox() + self._advance(now)
+        events = self._take_outbox()
+        events += self._advance(now)
         busts = table.finish_hand()
         if busts:
             events += self._place_busts(table_id, hand.hand_no, [(p.player_id, start) for _, p, start in busts])
@@ -403,7 +420,9 @@ class Tournament:
 
     def tick(self, now: float) -> Events:
         """Let time pass: level changes by the clock, and the deadline."""
-        return self._take_outbox() + self._advance(now)
+        events = self._take_outbox()
+        events += self._advance(now)
+        return events
 
     def call_floor(self, now: float, player_id: str, message: str) -> Events:
         """A player calls the director ("floor!")."""
@@ -426,18 +445,20 @@ class Tournament:
         return self.phase is Phase.RUNNING and not self.deadline_passed
 
     def _advance(self, now: float) -> Events:
-        events: Events = []
-        if self.phase is not Phase.RUNNING:
-            return events
-        if not self.deadline_passed and self._deadline_reached(now):
+        # Called for every deal, hand end and tick: the common case (running, deadline not
+        # reached, levels by hands) is a few attribute reads.
+        if self.phase is not Phase.RUNNING or self.deadline_passed:
+            return []  # levels stand still once the deadline has passed
+        settings = self.settings
+        if settings.deadline is not None and now >= settings.deadline:
             self.deadline_passed = True
             busy = tuple(tid for tid, t in sorted(self.tables.items()) if t.hand is not None)
-            events.append(DeadlinePassed(at=now, tables_in_hand=busy))
+            events: Events = [DeadlinePassed(at=now, tables_in_hand=busy)]
             events += self._finish_if_over(now)
             return events
-        if self._levels_move() and not self.settings.by_hands:
-            events += self._level_events(self.clock.advance_by_time(now, self.settings.level_seconds))
-        return events
+        if settings.hands_per_level is None:  # levels by time
+            return self._level_events(self.clock.advance_by_time(now, settings.level_seconds))
+        return []
 
     def _level_events(self, indices: Sequence[int], *, by_director: bool = False) -> Events:
         out: Events = []
@@ -494,8 +515,12 @@ class Tournament:
         return loc is not None and not loc.waiting and self.tables[loc.table_id].hand is not None
 
     def _free_seats(self, table_id: int) -> list[int]:
-        reserved = {a.seat for a in self._incoming.get(table_id, [])}
-        return [s for s in self.tables[table_id].empty_seats() if s not in reserved]
+        empty = self.tables[table_id].empty_seats()
+        arrivals = self._incoming.get(table_id)
+        if not arrivals:
+            return empty
+        reserved = {a.seat for a in arrivals}
+        return [s for s in empty if s not in reserved]
 
     def _take(self, player_id: str, at: Location | None = None) -> tuple[Location, int]:
         """Take a player (not in a hand) off their seat or off the way; their location and stack.
@@ -564,7 +589,9 @@ class Tournament:
     def _place_busts(self, table_id: int, hand_no: int, busts: Sequence[tuple[str, int]]) -> Events:
         remaining_after = self._left - len(busts)
         placed = place_busts(busts, remaining_after)
-        counts = Counter(place for _, place in placed)
+        counts: dict[int, int] = {}
+        for _, place in placed:
+            counts[place] = counts.get(place, 0) + 1
         starts = dict(busts)
         events: Events = []
         for pid, place in reversed(placed):  # the lowest place is announced first
@@ -717,6 +744,8 @@ class Tournament:
         self._deferred.append(_Deferred(players=players, apply=apply))
 
     def _apply_deferred(self) -> Events:
+        if not self._deferred:
+            return []
         events: Events = []
         blocked: set[str] = set()
         keep: list[_Deferred] = []

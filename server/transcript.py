@@ -192,17 +192,7 @@ async def record(seed: int = SEED) -> Recording:
         await settle()
 
         for who, fields in SCRIPT:
-            wire = by_role[who]
-            turn = _last_turn(wire) or await wire.until(m.YourTurn)
-            act = {"type": "act", **({"id": fields["id"]} if "id" in fields else {}),
-                   "hand_no": turn.hand_no,
-                   **{k: v for k, v in fields.items() if k != "id"}}
-            await wire.send(act)
-            if "id" in fields:
-                await wire.until((m.Ack, m.Error), lambda x: x.id == fields["id"])  # type: ignore[arg-type]
-            else:
-                await wire.until(m.Action, lambda a: a.seat == turn.seat)
-            # wait for the next decision (or the end) before anyone sends again
+            await _act(by_role[who], fields)
         for wire in (alice, bob, spectator):
             await wire.until(m.TournamentFinished)
 
@@ -222,6 +212,24 @@ async def record(seed: int = SEED) -> Recording:
     seats = {seat: name for name, seat in seat_of.items()}
     return Recording(players=(alice, bob), spectator=spectator, seats=seats,
                      button=started.button)
+
+
+async def _act(wire: Wire, fields: dict[str, Any]) -> None:
+    """Act on the wire's open turn (waiting for it), then wait for the server's answer."""
+    turn = _last_turn(wire)
+    if turn is None:
+        turn = await wire.until(m.YourTurn)
+    request_id = fields.get("id")
+    act: dict[str, Any] = {"type": "act"}
+    if request_id is not None:
+        act["id"] = request_id
+    act["hand_no"] = turn.hand_no
+    act.update((k, v) for k, v in fields.items() if k != "id")
+    await wire.send(act)
+    if request_id is not None:
+        await wire.until(m.Ack | m.Error, lambda x: x.id == request_id)  # type: ignore[arg-type]
+    else:
+        await wire.until(m.Action, lambda a: a.seat == turn.seat)
 
 
 def _last(wire: Wire, kind: type[T]) -> T:
@@ -246,15 +254,298 @@ def _last_turn(wire: Wire) -> m.YourTurn | None:
 
 
 def run(seed: int = SEED) -> Recording:
+    """Record the transcript (a fresh Trio run on a virtual clock)."""
     return trio.run(record, seed, clock=trio.testing.MockClock(autojump_threshold=0))
 
 
+# =====================================================================================
+# The annotations: short comments, written from the messages themselves
+# =====================================================================================
+
+
+@attrs.define
+class _Reader:
+    """What one connection has seen so far, to write the next comment."""
+
+    wire: Wire
+    rec: Recording
+    role: str
+    seen: set[str] = attrs.Factory(set)
+    street: str = "preflop"
+    turn: m.YourTurn | None = None
+    last_act: dict[str, Any] | None = None
+    handshake_done: bool = False
+
+    def name(self, seat: int) -> str:
+        return f"{self.rec.seats[seat]} (seat {seat})"
+
+    def first(self, kind: str) -> bool:
+        new = kind not in self.seen
+        self.seen.add(kind)
+        return new
+
+
+def _legal(legal: m.Legal, street: str) -> str:
+    options = []
+    if legal.fold:
+        options.append("fold")
+    if legal.check:
+        options.append("check")
+    if legal.call is not None:
+        options.append(f"call {legal.call}")
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    if lo is not None and hi is not None:
+        verb = "bet" if legal.check and street != "preflop" else "raise to"
+        options.append(f"go all in for {hi}" if lo == hi else f"{verb} {lo} to {hi}")
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+def _action(a: m.Action, who: str) -> str:
+    done = {
+        "fold": "folds",
+        "check": "checks",
+        "call": f"calls {a.amount}",
+        "bet": f"bets {a.to}",
+        "raise": f"raises to {a.to} ({a.amount} more chips)",
+        "all_in": f"goes all in to {a.to}",
+    }[a.action]
+    if a.all_in and a.action != "all_in":
+        done += ", all in"
+    return f"{who} {done}"
+
+
+def _sent_note(r: _Reader, obj: dict[str, Any]) -> str | None:
+    me = r.wire.name
+    kind = obj["type"]
+    if kind == "join":
+        return (f"{me} answers with join: the protocol version she picks from "
+                "hello.versions and her name. Client lines carry no seq; an id is "
+                "optional (none here).") if me == "Alice" else (
+                f"{me} joins the same way.")
+    if kind == "spectate":
+        return ("The spectator arrives in the middle of the hand, picks version 1 and "
+                "asks to watch table 1.")
+    if kind == "act":
+        r.last_act = obj
+        turn = r.turn
+        amount = obj.get("amount")
+        if turn is not None and amount is not None and turn.legal.min_raise_to is not None \
+                and amount < turn.legal.min_raise_to:
+            return (f"{me} tries to {obj['action']} to {amount}, below legal.min_raise_to "
+                    f"({turn.legal.min_raise_to}), with request id {obj['id']}.")
+        text = f"{me} acts: {obj['action']}" + (f" to {amount}" if amount is not None else "")
+        text += f" in hand {obj['hand_no']}."
+        if obj["action"] == "all_in":
+            text += " all_in needs no amount: it bets, raises or calls with every chip."
+        if "id" in obj:
+            text += f" With id {obj['id']}, the server will also acknowledge it."
+        elif r.first("act-plain"):
+            text += (" No id: the action event is the only answer. hand_no says which hand "
+                     "the act is for; an act for an old hand is refused (stale_hand).")
+        return text
+    if kind == "chat":
+        return (f"{me} says gg. Scope lobby reaches every connection; scope table, only "
+                "the table (and she has no table any more).")
+    if kind == "goodbye":
+        return (f"{me} leaves. The server answers a goodbye by closing the connection, "
+                "without a reply line.")
+    return None
+
+
+def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
+    me = r.wire.name
+    spectator = r.role == "spectator"
+    if isinstance(msg, m.Hello):
+        return ("The server speaks first: its protocol, the versions it speaks, its "
+                "software, the tournament and the longest line it accepts (in bytes). "
+                "seq numbers every line the server sends on this connection, from 1.")
+    if isinstance(msg, m.Welcome):
+        if spectator:
+            return ("Welcome: role spectator, watching table 1; no player id, no token. "
+                    "Then the lobby and a snapshot of the table.")
+        return (f"Welcome: {me} is player {msg.player_id}. The token (masked here) is "
+                "sent this once: keep it, and resume with it after a dropped connection. "
+                "No table or seat yet: registration is still open. id is null because "
+                "the join had none.")
+    if isinstance(msg, m.Lobby):
+        seated = sum(p.table is not None for p in msg.players)
+        if msg.state == "registering":
+            if r.first("lobby-registering"):
+                return (f"The lobby: registering, {len(msg.players)} player(s) waiting, "
+                        "the blind schedule (levels by hands here, so next_level_unit is "
+                        "hands), no tables yet.")
+            return ("The lobby again, pushed because the tournament changed (her own "
+                    "registration). Pushes are coalesced, at most about two a second, so "
+                    "one may repeat what the client already knows.")
+        if spectator:
+            return None
+        assert msg.level is not None
+        return (f"The lobby, pushed: the tournament runs. Level {msg.level.index} "
+                f"(blinds {msg.level.small_blind}/{msg.level.big_blind}), next level in "
+                f"{msg.next_level_in} {msg.next_level_unit}; {seated} players seated at "
+                f"{len(msg.tables)} table(s).")
+    if isinstance(msg, m.TableSnapshot):
+        if spectator:
+            hidden = all(s.cards is None for s in msg.seats)
+            assert hidden
+            return (f"The hand in progress as a spectator sees it: every cards is null. "
+                    f"{r.name(msg.to_act or 0)} is to act. pots count the bets in front: "
+                    "until the big blind is called, its unmatched part is a last pot that "
+                    "only its owner can win.")
+        return (f"The tournament has started (two players joined, start_at is 2) and {me} "
+                f"is seated: table {msg.table}, seat {msg.your_seat} of {msg.max_seats}. "
+                "A snapshot replaces whatever the client knew about a table. No hand yet "
+                "(hand_no null).")
+    if isinstance(msg, m.HandStarted):
+        button = r.name(msg.button)
+        return (f"Hand {msg.hand_no}: the button is {button}; heads-up the button posts "
+                "the small blind and acts first before the flop. stacks are before the "
+                "blinds.")
+    if isinstance(msg, m.BlindPosted):
+        if msg.blind == "small":
+            return "The blinds, posted automatically."
+        return None
+    if isinstance(msg, m.HoleCards):
+        return (f"{me}'s hole cards, sent to this connection alone: nobody else sees them "
+                "unless they are shown at showdown.")
+    if isinstance(msg, m.YourTurn):
+        r.turn = msg
+        text = f"{me}'s turn: {_legal(msg.legal, r.street)}."
+        if r.first("your_turn"):
+            text += (" legal comes from the engine's own query, the one that validates "
+                     f"the act. {msg.deadline_ms // 1000} s on the action clock "
+                     f"(deadline_ms), then {msg.time_bank_ms // 1000} s of time bank; if "
+                     "both run out the server checks if it is free, else folds, and sits "
+                     "the player out.")
+        return text
+    if isinstance(msg, m.Error):
+        return (f"Refused: {msg.code}, echoing request id {msg.id}. Nothing changed: the "
+                "turn goes on, with no new your_turn, and the clock keeps running.")
+    if isinstance(msg, m.Ack):
+        return f"ack for request {msg.id}, after the action it confirms."
+    if isinstance(msg, m.Action):
+        who = r.name(msg.seat)
+        mine = r.last_act is not None and msg.seat == r.wire.seat
+        text = _action(msg, who) + "."
+        if mine:
+            r.last_act = None
+            if r.first("own-action"):
+                text += (" A player's own action comes back as an action event too: "
+                         "that is the confirmation.")
+        elif spectator:
+            if not r.first("spectator-actions"):
+                return None
+            text += (" From here the spectator gets every event the players get, except "
+                     "hole_cards.")
+        elif msg.all_in and not mine and r.first("all-in-seen"):
+            text += " amount is what the action put in; to is the bet after it."
+        return text
+    if isinstance(msg, m.Pots):
+        if spectator:
+            return None
+        total = sum(p.amount for p in msg.pots)
+        return f"The betting round is over: the pot is {total}."
+    if isinstance(msg, m.Board):
+        r.street = msg.street
+        text = f"The {msg.street}: cards is what was dealt now, board is all of it."
+        return text if r.first("board") else f"The {msg.street}."
+    if isinstance(msg, m.Showdown):
+        if r.first("showdown"):
+            return ("Showdown: every hand still in is shown to everyone, listed from the "
+                    "first player left of the button, each with the hand it makes.")
+        return None
+    if isinstance(msg, m.PotAwarded):
+        winners = ", ".join(r.name(w.seat) for w in msg.winners)
+        return (f"The pot of {msg.amount} goes to {winners} with {msg.hand_name}; no odd "
+                "chip to carry (remainder_carried 0).")
+    if isinstance(msg, m.HandEnded):
+        return ("The hand is over: stacks after it, and carried_out, the odd chips kept "
+                "for the next hand at this table.")
+    if isinstance(msg, m.PlayerStatus):
+        return f"{msg.name} has no chips left: eliminated. Everyone is told."
+    if isinstance(msg, m.TournamentFinished):
+        return ("One player has every chip: the tournament is over, with the final "
+                "places. The connection stays open (chat, history, standings) until the "
+                "server says goodbye.")
+    if isinstance(msg, m.ChatMessage):
+        return f"The chat reaches everyone{', the speaker too' if msg.name == me else ''}."
+    if isinstance(msg, m.ServerGoodbye):
+        return ("The server is shutting down (the operator pressed ctrl-C): goodbye, then "
+                "it closes the connection. In a tournament still running, a player would "
+                "resume with the token once the server is back.")
+    return None
+
+
+def annotated(wire: Wire, rec: Recording, role: str) -> list[tuple[str | None, list[Line]]]:
+    """The connection's lines in groups, each with the comment that introduces it."""
+    reader = _Reader(wire=wire, rec=rec, role=role)
+    groups: list[tuple[str | None, list[Line]]] = []
+    for line in wire.lines:
+        if line.direction == SENT:
+            note = _sent_note(reader, json.loads(line.text))
+        else:
+            note = _received_note(reader, line.msg)
+        if note is None and groups:
+            groups[-1][1].append(line)
+        else:
+            groups.append((note, [line]))
+    return groups
+
+
+WRAP = 88
+
+
+def _comment(text: str) -> list[str]:
+    out: list[str] = []
+    line = "#"
+    for word in text.split():
+        if len(line) + 1 + len(word) > WRAP and line != "#":
+            out.append(line)
+            line = "#"
+        line += " " + word
+    out.append(line)
+    return out
+
+
+def markdown(rec: Recording) -> str:
+    """The transcript as Markdown: a short setting, then one block per connection."""
+    c = CONFIG
+    assert c.schedule is not None
+    small, big_blind = c.schedule[0]
+    button = rec.seats[rec.button]
+    big = next(name for seat, name in rec.seats.items() if seat != rec.button)
+    seat_list = ", ".join(f"{name} in seat {seat}" for seat, name in sorted(rec.seats.items()))
+    out = [
+        f"A real run of `python -m server.transcript`: the server with {c.starting_stack} "
+        f"chips each, blinds {small}/{big_blind}, "
+        f"starting when {c.start_at} players have joined; Alice joins, then Bob. The "
+        f"seating puts {seat_list}; {button} has the button. The hand: {button} raises "
+        f"(after one refused try), {big} calls; on the flop {big} checks, {button} bets, "
+        f"{big} calls; both check the turn; on the river {big} moves all in and {button} "
+        "calls. A spectator comes in while the first decision is pending. Every line is "
+        "exactly as it crossed the socket (only the session token is masked); → is a line "
+        "the connection sent, ← one it received, and # lines are comments.",
+        "",
+    ]
+    wires = [(w, "player") for w in rec.players] + [(rec.spectator, "spectator")]
+    for wire, role in wires:
+        where = f", seat {wire.seat}" if wire.seat is not None else ""
+        out.append(f"### {wire.name} ({role}{where})")
+        out.append("")
+        out.append("```text")
+        for note, lines in annotated(wire, rec, role):
+            if note:
+                out.extend(_comment(note))
+            out.extend(f"{line.direction} {line.text}" for line in lines)
+        out.append("```")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
 def main() -> None:
-    rec = run()
-    for wire in (*rec.players, rec.spectator):
-        print(f"## {wire.name}")
-        for line in wire.lines:
-            print(line.direction, line.text)
+    import sys
+
+    sys.stdout.write(markdown(run()))
 
 
 if __name__ == "__main__":

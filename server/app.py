@@ -300,6 +300,7 @@ class Server:
         self._accepting = trio.CancelScope()  # cancelled by ``shutdown``
         self._settled = trio.Event()
         self.pending_announcements: list[str] = []  # from recovery, sent once running
+        self.restart_notices: list[str] = []  # the same, repeated to each player who resumes
         self.chat_enabled = True
         self.seed = seed if seed is not None else secrets.randbits(64)
         self._resume_at = 0.0  # tournament time when the server last stopped
@@ -1000,6 +1001,8 @@ class Server:
                                   name=ps.name, token=None, table=loc.table_id if loc else None,
                                   seat=loc.seat if loc else None))
             client.send(self.lobby_message())
+            for text in self.restart_notices:
+                client.send(m.Announcement(text=text, by="server", reason=None))
             if loc is not None and loc.table_id in t.tables:
                 self.player_status(player_id, "reconnected")
                 client.send(self.snapshot_for(client, loc.table_id))
@@ -1210,7 +1213,8 @@ class Server:
             task_status.started(self.port)
             for text in self.pending_announcements:
                 self.announce_all(text, by="server")
-            self.pending_announcements.clear()
+            # Nobody is connected yet after a restart: each player hears it on resuming.
+            self.restart_notices, self.pending_announcements = self.pending_announcements, []
             await trio.sleep_forever()
 
     async def _accept(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED) -> None:

@@ -21,7 +21,7 @@ import attrs
 from server.app import PlayerState, Server, apply_director
 from server.config import ServerConfig
 from server.engine.actions import Action, ActionKind, IllegalAction, Ruleset
-from server.store import Record, Store, meta_record
+from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 
 log = logging.getLogger("hickory.recovery")
@@ -73,7 +73,12 @@ def open_server(config: ServerConfig) -> Server:
     wall = store.get_meta("deadline_wall")
     if wall is not None:
         server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None
-    replay(server, store)
+    try:
+        replay(server, store)
+    except Exception as exc:  # a damaged log outside a hand: refuse clearly, never half-start
+        store.close()
+        raise StoreError(f"{config.db}: the tournament log cannot be replayed ({exc!r}); "
+                         "restore a backup (docs/hosting.md)") from exc
     log.info("resumed the tournament in %s: %d players, %d hands dealt",
              config.db, len(server.players), server.tournament.hands_dealt)
     return server

@@ -330,11 +330,21 @@ class Store:
         for seq, kind, table_id, payload in self._conn.execute(
             "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq"
         ):
-            yield seq, kind, table_id, json.loads(payload)
+            yield seq, kind, table_id, parse_payload(payload)
 
     def get_meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+
+def parse_payload(text: str) -> dict[str, Any]:
+    """A logged input's payload; a damaged one reads as ``{"_unreadable": text}``, which the
+    replay refuses like any other bad entry (a hand's action: the hand is voided)."""
+    try:
+        payload = json.loads(text)
+    except (ValueError, TypeError):
+        return {"_unreadable": text}
+    return payload if isinstance(payload, dict) else {"_unreadable": text}
 
 
 def meta_record(key: str, value: str) -> Record:

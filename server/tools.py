@@ -35,7 +35,7 @@ from server.engine.events import Event, HandShown, HoleCardsDealt
 from server.engine.history import HandInfo, HistoryError, to_phh, to_text
 from server.records import event_from_json
 from server.recovery import replay_log, resume_clock, stored_config
-from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError
+from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, parse_payload
 from server.tournament.tournament import Phase
 
 EXIT_ERROR = 2
@@ -173,7 +173,7 @@ def load_server(
         server = Server(config, seed=int(meta["seed"]))
         tokens = {str(p): str(h) for p, h in conn.execute("SELECT player_id, token_hash FROM players")}
         inputs = (
-            (seq, kind, table_id, json.loads(payload))
+            (seq, kind, table_id, parse_payload(payload))
             for seq, kind, table_id, payload in conn.execute(
                 "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq")
         )

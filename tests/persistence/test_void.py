@@ -8,11 +8,13 @@ import json
 import sqlite3
 from types import SimpleNamespace
 
+import pytest
 import trio
 
 import protocol.messages as m
 from server.config import ServerConfig
 from server.recovery import open_server
+from server.store import Store, StoreError
 from tests.persistence.harness import Bot, check_chips
 
 
@@ -47,7 +49,8 @@ def _in_a_hand_with_actions(server) -> bool:
             and sum(1 for e in hand.events if type(e).__name__ == "ActionTaken") >= 2)
 
 
-async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(tmp_path):
+@pytest.mark.parametrize("damage", ["illegal action", "unreadable row"])
+async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(tmp_path, damage):
     db = tmp_path / "void.db"
     config = _config(db)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
@@ -57,8 +60,11 @@ async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(t
     # Damage the hand in progress: its last action becomes one the engine refuses.
     conn = sqlite3.connect(db)
     seq, payload = conn.execute("SELECT seq, payload FROM inputs WHERE kind='act' ORDER BY seq DESC LIMIT 1").fetchone()
-    bad = json.loads(payload) | {"kind": "raise", "amount": 10**12}
-    conn.execute("UPDATE inputs SET payload=? WHERE seq=?", (json.dumps(bad), seq))
+    if damage == "illegal action":
+        bad = json.dumps(json.loads(payload) | {"kind": "raise", "amount": 10**12})
+    else:
+        bad = payload[: len(payload) // 2]  # torn: not JSON any more
+    conn.execute("UPDATE inputs SET payload=? WHERE seq=?", (bad, seq))
     hand_no, started = conn.execute(
         "SELECT hand_no, event FROM hand_events WHERE idx=0 ORDER BY hand_no DESC LIMIT 1").fetchone()
     conn.commit()
@@ -90,3 +96,18 @@ async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(t
     assert sorted(statuses) == list(range(1, max(statuses) + 1))
     heard = [x.text for b in bots for x in b.received if isinstance(x, m.Announcement)]
     assert any(f"Hand #{hand_no}" in text and "voided" in text for text in heard), heard
+
+
+async def test_a_damaged_log_outside_a_hand_is_refused_clearly(tmp_path):
+    db = tmp_path / "damaged.db"
+    config = _config(db)
+    fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
+    bots = [Bot(f"p{i}", fake, seed=i, think=0, shove=0, raise_cap=2) for i in range(3)]  # type: ignore[arg-type]
+    await _play(config, bots, lambda s: s.tournament.hands_dealt >= 2)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE inputs SET payload='{\"player_id\":' WHERE kind='register' AND seq=(SELECT min(seq) FROM inputs)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="the tournament log cannot be replayed"):
+        open_server(config)
+    Store(db).close()  # the refused start released its lock on the file

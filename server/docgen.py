@@ -8,6 +8,8 @@ section differs from what this module produces now.
 - ``reference``: every client message, server message, director command and nested part,
   from the classes in ``protocol.messages`` (their docstrings are the reference text) with
   the examples of ``protocol.examples``.
+- ``conventions`` and ``versioning``: from the module docstring of ``protocol.messages``.
+- ``limits``: the server's limits and their defaults (``server.config.ServerConfig``).
 - ``errors``: ``protocol.errors.ERROR_CODES``, the fatal ones marked.
 - ``transcript``: ``server.transcript``, a real hand played against a real server.
 """
@@ -31,15 +33,15 @@ from protocol.examples import CLIENT_EXAMPLES, COMMAND_EXAMPLES, SERVER_EXAMPLES
 from protocol.schema import class_doc, field_docs
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
-SECTIONS = ("reference", "errors", "transcript")
+SECTIONS = ("conventions", "versioning", "limits", "errors", "transcript", "reference")
 WIDTH = 88  # examples longer than this are shown indented
 
 _BEGIN = "<!-- BEGIN GENERATED: {} -->"
 _END = "<!-- END GENERATED: {} -->"
 
-_CLIENT = tuple(m.CLIENT_TYPES.values())
-_SERVER = tuple(m.SERVER_TYPES.values())
-_COMMANDS = tuple(m.COMMAND_TYPES.values())
+_CLIENT: tuple[type, ...] = tuple(m.CLIENT_TYPES.values())
+_SERVER: tuple[type, ...] = tuple(m.SERVER_TYPES.values())
+_COMMANDS: tuple[type, ...] = tuple(m.COMMAND_TYPES.values())
 _MESSAGES = frozenset((*_CLIENT, *_SERVER, *_COMMANDS))
 
 # Friendly names for the constrained string types of protocol.messages.
@@ -326,6 +328,90 @@ def errors() -> str:
     return "\n".join(out) + "\n"
 
 
+def _rst_to_md(text: str) -> str:
+    return text.replace("``", "`")
+
+
+def _module_paragraph(start: str) -> str:
+    """The paragraph of protocol.messages' docstring that begins with ``start``."""
+    for paragraph in (m.__doc__ or "").split("\n\n"):
+        if paragraph.startswith(start):
+            return paragraph.strip()
+    raise LookupError(start)
+
+
+def conventions() -> str:
+    """The conventions list of protocol.messages' docstring."""
+    lines = _module_paragraph("* ").splitlines()
+    out = []
+    for line in lines:
+        out.append(line if line.startswith("* ") else "  " + line.strip())
+    return _rst_to_md("\n".join(out)) + "\n"
+
+
+def versioning() -> str:
+    """The versioning policy of protocol.messages' docstring."""
+    text = _module_paragraph("Versioning policy:").removeprefix("Versioning policy:").strip()
+    text = " ".join(text.split())
+    return _rst_to_md(text[:1].upper() + text[1:]) + "\n"
+
+
+# The server's limits: (ServerConfig field or constant, what it bounds, what happens).
+_LIMITS: list[tuple[str, str, str]] = [
+    ("max_line", "bytes in one line from a client, without the newline (hello.max_line)",
+     "error `line_too_long` (fatal), connection closed"),
+    ("handshake_timeout", "seconds from connecting to a handshake (join, resume, spectate, "
+     "director)", "error `timeout` (fatal), connection closed"),
+    ("line_timeout", "seconds to finish a line once its first byte has arrived",
+     "error `timeout` (fatal), connection closed"),
+    ("ping_interval", "seconds without a byte from the client before the server sends "
+     "`ping`", "a `ping` (answer `pong`; any byte counts)"),
+    ("idle_timeout", "seconds without a byte from the client, in all (the ping comes "
+     "first)", "error `timeout` (fatal), connection closed"),
+    ("max_errors", "lines in a row that do not decode (a line that decodes resets the "
+     "count; a refused request does not count)",
+     "error `too_many_errors` (fatal), connection closed"),
+    ("chat_per_10s", "chat messages per connection in any 10 seconds",
+     "error `rate_limited`; the chat is dropped"),
+    ("send_queue_bytes", "bytes waiting to be sent to one connection (a client that does "
+     "not read)", "connection closed without a message; resume"),
+    ("send_timeout", "seconds for the server to write one batch of lines to a connection",
+     "connection closed without a message; resume"),
+    ("max_connections", "open connections", "error `server_full` (fatal) as the first "
+     "line, instead of hello"),
+    ("max_players", "players who may join", "error `server_full` on join"),
+    ("HISTORY_MAX", "hands in one `history` reply (`last` is capped)", "fewer hands"),
+    ("action_clock", "seconds to act on your turn (your_turn.deadline_ms)",
+     "then the time bank runs"),
+    ("time_bank", "seconds of time bank per player, for the whole tournament "
+     "(your_turn.time_bank_ms); what a decision uses past the action clock is gone",
+     "automatic check if free, else fold; then sitting out"),
+    ("hand_pause", "seconds between the end of a hand and the next deal at a table", ""),
+]
+
+
+def limits() -> str:
+    from server.app import HISTORY_MAX
+    from server.config import ServerConfig
+
+    defaults = ServerConfig()
+    out = ["| setting | default | what it bounds | past it |", "|---|---|---|---|"]
+    for name, what, then in _LIMITS:
+        if name == "HISTORY_MAX":
+            value: Any = HISTORY_MAX
+            setting = "(fixed)"
+        else:
+            value = getattr(defaults, name)
+            setting = f"`{name}`"
+        if isinstance(value, float):
+            value = f"{value:g}"
+        elif isinstance(value, int) and value >= 1 << 16 and value % 1024 == 0:
+            unit = f"{value >> 20} MiB" if value % (1 << 20) == 0 else f"{value >> 10} KiB"
+            value = f"{value} ({unit})"
+        out.append(f"| {setting} | {value} | {_cell(what)} | {_cell(then)} |")
+    return "\n".join(out) + "\n"
+
+
 def transcript() -> str:
     from server import transcript as t
 
@@ -334,7 +420,10 @@ def transcript() -> str:
 
 def generate(names: tuple[str, ...] = SECTIONS) -> dict[str, str]:
     """The generated sections, by name, as they should stand in docs/protocol.md."""
-    makers = {"reference": reference, "errors": errors, "transcript": transcript}
+    makers = {
+        "conventions": conventions, "versioning": versioning, "limits": limits,
+        "errors": errors, "transcript": transcript, "reference": reference,
+    }
     return {name: makers[name]() for name in names}
 
 

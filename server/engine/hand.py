@@ -39,6 +39,7 @@ _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TU
 _BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _CARD_VALUES = frozenset(range(52))
 _ALL_IN = ActionKind.ALL_IN
+_FOLD = ActionKind.FOLD
 _NO_AMOUNT = frozenset((ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL))
 
 # A hand's name is fixed by its strength (the category and the deciding ranks), so each is
@@ -123,7 +124,7 @@ class Hand:
         self.button = button
         self.starting_stacks = tuple((p.seat, p.stack) for p in self._players)
         n = len(self._players)
-        b = self._index(button)
+        b = self._position[button]
         if n == 2:  # heads-up: the button posts the small blind (interpretation 2)
             self.small_blind_seat = button
             self.big_blind_seat = self._players[(b + 1) % n].seat
@@ -172,6 +173,24 @@ class Hand:
 
     def pots(self) -> list[Pot]:
         """The pots as they stand, bets in front included, carried chips in the main pot."""
+        # The usual case, no one all-in for less: every live player has put in the same,
+        # so there is one pot of everything and all live players are in it (what
+        # build_pots gives for it, without sorting levels).
+        level = -1
+        for p in self._players:
+            if not p.folded:
+                if level < 0:
+                    level = p.committed
+                elif p.committed != level:
+                    break
+        else:
+            if level > 0:
+                return [
+                    Pot(
+                        amount=sum(p.committed for p in self._players) + self.carried_in,
+                        eligible=tuple(p.seat for p in self._players if not p.folded),
+                    )
+                ]
         live = {p.seat for p in self._players if not p.folded}
         return build_pots({p.seat: p.committed for p in self._players}, live, self.carried_in)
 
@@ -265,30 +284,33 @@ class Hand:
                 raise IllegalAction("nothing to go all-in for: you can only check")
         else:
             target = self._validate(legal, action)
-        mark = len(self.events)
+        events = self.events
+        mark = len(events)
         self._legal = None
         put_in = target - p.bet
-        p.stack -= put_in
+        stack = p.stack = p.stack - put_in
         p.bet = target
         p.committed += put_in
-        if target > self.current_bet:
-            increment = target - self.current_bet
+        current = self.current_bet
+        if target > current:
+            increment = target - current
             if increment >= self.min_raise_increment():
                 self._last_increment = increment
-            self.current_bet = target
+            self.current_bet = current = target
         # Measured after a raise, so a raiser faces only what is added on top of it.
-        p.faced = self.current_bet
-        if kind is ActionKind.FOLD:
+        p.faced = current
+        folded = kind is _FOLD
+        if folded:
             p.folded = True
             self._live -= 1
-        self.events.append(
+        events.append(
             ActionTaken(
-                seat=seat, street=self.street, action=kind, amount=put_in, to=p.bet,
-                all_in=p.stack == 0 and kind is not ActionKind.FOLD, automatic=automatic,
+                seat=seat, street=self.street, action=kind, amount=put_in, to=target,
+                all_in=stack == 0 and not folded, automatic=automatic,
             )
         )
         self._advance(after=self._position[seat])
-        return self.events[mark:]
+        return events[mark:]
 
     def _validate(self, legal: LegalActions, action: Action) -> int:
         """The bet total this action makes, or IllegalAction with what is allowed."""
@@ -469,7 +491,7 @@ class Hand:
             p.faced = None
         self.current_bet = 0
         self._last_increment = self.big_blind
-        can_act = [p for p in self._players if p.can_act]
+        can_act = [p for p in self._players if not p.folded and p.stack > 0]
         if len(can_act) < 2 and self.street is not Street.RIVER:
             # All-in: the hands still in are shown before the rest of the board is dealt.
             self._show_all()

@@ -1,0 +1,420 @@
+"""The server over loopback: one fast table against bare JSON-lines servers, and many bots.
+
+    python bench/server.py [--quick] [--clients 1000] [--seconds 15] [--only a|b]
+
+(a) One table of 6 bots that answer every ``your_turn`` at once (check, else call) against
+    ``hickory-server`` in a subprocess: decisions per second. In the same run, two bare
+    Trio JSON-lines servers (decode a line, encode a reply; no game, no checks):
+    - ping-pong: one client's request/reply round trips. Target: the table's decisions at
+      least 50% of this rate.
+    - fan-out: the same 6 bots; each ``act`` is broadcast to all six and the next seat gets
+      ``your_turn`` (awaiting ``send_all`` on each socket in turn). Same messages as the
+      table, so table / fan-out is what the game itself costs.
+    A decision is a round trip plus a broadcast to six, so ping-pong is an upper bound the
+    fan-out cannot reach either. The three alternate over a few rounds; best and median,
+    and the server's CPU per decision, are printed.
+
+(b) ``--clients`` bots (default 1,000) at ten-seat tables, each thinking 0.1 s before it
+    acts, so every bot acts about once a second when the server keeps up (a table takes
+    one decision at a time). At the acting bot: the delay from sending ``act`` to
+    receiving the broadcast of that action, which the server sends in the same step as the
+    next player's ``your_turn`` (p50, p99, max). Server CPU from ``/proc/<pid>/stat`` over
+    the window (1.0 = one core), peak RSS from ``VmHWM`` in ``/proc/<pid>/status``, and from
+    ``/proc/<pid>/schedstat`` the time the server was ready to run but waiting for a CPU
+    (a busy machine, not the server, when it is large). Targets: p99 under 50 ms, RSS
+    under 300 MB, CPU under one core.
+
+The servers are subprocesses (``python -m server`` with a TOML config, no database, no
+pause between hands, stacks so deep nobody busts); the bots are lean Trio clients in this
+process that parse only the lines they act on. Loopback only; bounded in time. The load
+average is printed first: on a shared machine every figure depends on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+try:
+    import orjson
+
+    loads: Callable[[bytes], Any] = orjson.loads
+    dumps: Callable[[Any], bytes] = orjson.dumps
+except ImportError:  # pragma: no cover
+    loads = json.loads
+
+    def dumps(obj: Any) -> bytes:
+        return json.dumps(obj, separators=(",", ":")).encode()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+
+BARE_SERVER = r'''
+import sys, trio
+try:
+    from orjson import dumps, loads
+except ImportError:
+    import json
+    loads = json.loads
+    def dumps(o): return json.dumps(o, separators=(",", ":")).encode()
+
+SEATS = int(sys.argv[1])
+table = []  # the fan-out "table": streams in join order
+locks = {}  # one sender at a time per stream
+
+async def send(stream, data):
+    async with locks[stream]:
+        await stream.send_all(data)
+
+async def turn_to(i, hand_no):
+    line = dumps({"type": "your_turn", "table": 1, "hand_no": hand_no, "seat": i,
+                  "legal": {"fold": False, "check": True, "call": None, "min_raise_to": 2,
+                            "max_raise_to": 100}, "deadline_ms": 30000, "time_bank_ms": 0}) + b"\n"
+    await send(table[i], line)
+
+async def handle(stream):
+    locks[stream] = trio.Lock()
+    buf = b""
+    try:
+        while True:
+            data = await stream.receive_some(65536)
+            if not data:
+                return
+            buf += data
+            *lines, buf = buf.split(b"\n")
+            out = []
+            for line in lines:
+                msg = loads(line)
+                kind = msg.get("type")
+                if kind == "ping":  # ping-pong: decode, encode, reply
+                    out.append(dumps({"type": "pong", "id": msg.get("id"), "seq": 1}) + b"\n")
+                elif kind == "join":  # fan-out: a table with no game
+                    await send(stream, b'{"type":"welcome"}\n')
+                    table.append(stream)
+                    if len(table) == SEATS:
+                        await turn_to(0, 1)
+                elif kind == "act":  # broadcast the action to all, prompt the next seat
+                    i = table.index(stream)
+                    action = dumps({"type": "action", "table": 1, "hand_no": msg["hand_no"], "seat": i,
+                                    "action": msg["action"], "amount": 0, "to": 0, "all_in": False,
+                                    "automatic": False}) + b"\n"
+                    for p in table:
+                        await send(p, action)
+                    await turn_to((i + 1) % SEATS, msg["hand_no"])
+            if out:
+                await send(stream, b"".join(out))
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+    finally:
+        if stream in table:
+            table.remove(stream)
+
+async def main():
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    print(listeners[0].socket.getsockname()[1], flush=True)
+    await trio.serve_listeners(handle, listeners)
+
+trio.run(main)
+'''
+
+
+# -- processes -------------------------------------------------------------------------
+
+
+class Proc:
+    """A server subprocess: its port, its CPU seconds and peak RSS from /proc."""
+
+    def __init__(self, args: list[str], port_from: Callable[[subprocess.Popen[str]], int]) -> None:
+        self.popen = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.port = port_from(self.popen)
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+    def waited(self) -> float:
+        """Seconds this process was runnable but waiting for a CPU (schedstat)."""
+        return int(Path(f"/proc/{self.popen.pid}/schedstat").read_text().split()[1]) / 1e9
+
+    def peak_rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.popen.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        self.popen.send_signal(signal.SIGTERM)
+        try:
+            self.popen.wait(10)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+
+
+def hickory_server(tmp: Path, **settings: Any) -> Proc:
+    config = tmp / f"bench-{time.monotonic_ns()}.toml"
+    lines = []
+    for key, value in settings.items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    config.write_text("\n".join(lines) + "\n")
+    port_file = tmp / "port"
+
+    def port_from(p: subprocess.Popen[str]) -> int:
+        assert p.stdout is not None
+        for line in p.stdout:
+            if "director secret" in line:
+                return int(port_file.read_text())
+        raise SystemExit(f"the server did not start: {p.stderr.read() if p.stderr else ''}")
+
+    return Proc([sys.executable, "-m", "server", "--config", str(config), "--no-db",
+                 "--port", "0", "--port-file", str(port_file)], port_from)
+
+
+def bare_server(seats: int = 6) -> Proc:
+    def port_from(p: subprocess.Popen[str]) -> int:
+        assert p.stdout is not None
+        return int(p.stdout.readline())
+
+    return Proc([sys.executable, "-c", BARE_SERVER, str(seats)], port_from)
+
+
+def table_settings(players: int, seats: int) -> dict[str, Any]:
+    return {
+        "start_at": players, "seats": seats, "max_players": players,
+        "max_connections": players + 100, "starting_stack": 10**12, "schedule": [[1, 2]],
+        "level_minutes": 10**6, "no_deadline": True, "hand_pause": 0.0, "action_clock": 60.0,
+        "send_queue_bytes": 4 << 20,
+    }
+
+
+# -- a lean bot --------------------------------------------------------------------------
+
+
+class Bot:
+    """Reads lines, parses only your_turn; optionally times act -> own action broadcast."""
+
+    def __init__(self, stream: trio.SocketStream, think: float = 0.0) -> None:
+        self.stream = stream
+        self.think = think
+        self.buf = b""
+        self.pending: deque[bytes] = deque()
+        self.decisions = 0
+        self.sent_at: float | None = None
+        self.delays: list[float] = []
+        self.record = False
+
+    async def line(self) -> bytes:
+        """The next line; b"" at EOF. Lines already received stay queued across calls."""
+        while not self.pending:
+            data = await self.stream.receive_some(1 << 20)
+            if not data:
+                return b""
+            self.buf += data
+            *lines, self.buf = self.buf.split(b"\n")
+            self.pending.extend(lines)
+        return self.pending.popleft()
+
+    async def join(self, name: str) -> None:
+        await self.stream.send_all(b'{"type":"join","version":1,"name":"%s"}\n' % name.encode())
+        while line := await self.line():
+            if line.startswith(b'{"type":"welcome"'):
+                return
+            if line.startswith(b'{"type":"error"'):
+                raise SystemExit(f"join refused: {line!r}")
+        raise SystemExit("the server closed the connection while joining")
+
+    async def play(self) -> None:
+        while line := await self.line():
+            if self.sent_at is not None and line.startswith(b'{"type":"action"'):
+                if self.record:
+                    self.delays.append(time.perf_counter() - self.sent_at)
+                self.sent_at = None
+            elif line.startswith(b'{"type":"your_turn"'):
+                msg = loads(line)
+                if self.think:
+                    await trio.sleep(self.think)
+                legal = msg["legal"]
+                action = b"check" if legal["check"] else b"call"
+                self.sent_at = time.perf_counter()
+                await self.stream.send_all(
+                    b'{"type":"act","hand_no":%d,"action":"%s"}\n' % (msg["hand_no"], action))
+                self.decisions += 1
+            elif line.startswith(b'{"type":"ping"'):
+                await self.stream.send_all(b'{"type":"pong"}\n')
+
+
+async def connect_bots(port: int, n: int, think: float, prefix: str) -> list[Bot]:
+    bots: list[Bot] = [None] * n  # type: ignore[list-item]
+    limit = trio.CapacityLimiter(50)
+
+    async def one(i: int) -> None:
+        async with limit:
+            bot = Bot(await trio.open_tcp_stream("127.0.0.1", port), think)
+            await bot.join(f"{prefix}{i}")
+            bots[i] = bot
+
+    async with trio.open_nursery() as nursery:
+        for i in range(n):
+            nursery.start_soon(one, i)
+    return bots
+
+
+# -- (a) one fast table vs bare round trips ---------------------------------------------
+
+
+async def bare_rate(port: int, seconds: float) -> float:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    buf = b""
+    count = 0
+    end = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < end:
+        await stream.send_all(dumps({"type": "ping", "id": count, "nonce": "x"}) + b"\n")
+        while b"\n" not in buf:
+            buf += await stream.receive_some(65536)
+        line, buf = buf.split(b"\n", 1)
+        loads(line)
+        count += 1
+    await stream.aclose()
+    return count / (time.perf_counter() - start)
+
+
+async def table_rate(server: Proc, warmup: float, seconds: float) -> tuple[float, float, float]:
+    """Decisions per second at one 6-seat table (the hickory server or the bare fan-out),
+    the window in seconds and the server's CPU seconds over it."""
+    bots = await connect_bots(server.port, 6, 0.0, "fast")
+    async with trio.open_nursery() as nursery:
+        for bot in bots:
+            nursery.start_soon(bot.play)
+        await trio.sleep(warmup)
+        before = sum(b.decisions for b in bots)
+        cpu0, start = server.cpu(), time.perf_counter()
+        await trio.sleep(seconds)
+        done = sum(b.decisions for b in bots) - before
+        elapsed = time.perf_counter() - start
+        cpu = server.cpu() - cpu0
+        nursery.cancel_scope.cancel()
+    return done / elapsed, elapsed, cpu
+
+
+def part_a(tmp: Path, rounds: int, seconds: float) -> None:
+    print("(a) one table of 6 instant bots vs bare JSON-lines servers, loopback")
+    rates: dict[str, list[float]] = {"bare ping-pong": [], "bare fan-out": [], "table": []}
+    cpu_ms: dict[str, list[float]] = {"bare fan-out": [], "table": []}
+    for r in range(rounds):
+        bare = bare_server()
+        try:
+            rates["bare ping-pong"].append(trio.run(bare_rate, bare.port, seconds))
+        finally:
+            bare.stop()
+        for name in ("bare fan-out", "table"):
+            server = bare_server() if name == "bare fan-out" else hickory_server(tmp, **table_settings(6, 6))
+            try:
+                rate, elapsed, cpu = trio.run(table_rate, server, 1.0, seconds)
+            finally:
+                server.stop()
+            rates[name].append(rate)
+            cpu_ms[name].append(cpu / (rate * elapsed) * 1000)
+        print(f"    round {r + 1}: " + "   ".join(f"{k} {v[-1]:6.0f}/s" for k, v in rates.items())
+              + f"   server CPU per decision {cpu_ms['table'][-1]:.2f} ms (bare fan-out {cpu_ms['bare fan-out'][-1]:.2f})")
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    for k, v in rates.items():
+        print(f"  {k + ':':16s} best {max(v):7.0f}/s  median {med[k]:7.0f}/s")
+    ratio = med["table"] / med["bare ping-pong"]
+    print(f"  table decisions / bare round trips: median {ratio:.1%}, best/best "
+          f"{max(rates['table']) / max(rates['bare ping-pong']):.1%}  (target >= 50%: {'met' if ratio >= 0.5 else 'NOT met'})")
+    print(f"  table decisions / bare fan-out decisions (same messages, no game): median "
+          f"{med['table'] / med['bare fan-out']:.1%}")
+    print(f"  server CPU per decision: table {statistics.median(cpu_ms['table']):.2f} ms, "
+          f"bare fan-out {statistics.median(cpu_ms['bare fan-out']):.2f} ms")
+
+
+# -- (b) many bots at about one action a second -------------------------------------------
+
+
+async def many(port: int, n: int, warmup: float, seconds: float, server: Proc) -> dict[str, float]:
+    t0 = time.perf_counter()
+    bots = await connect_bots(port, n, 0.1, "b")
+    joined = time.perf_counter() - t0
+    async with trio.open_nursery() as nursery:
+        for bot in bots:
+            nursery.start_soon(bot.play)
+        await trio.sleep(warmup)
+        for bot in bots:
+            bot.record = True
+        before = sum(b.decisions for b in bots)
+        cpu0, start, wait0 = server.cpu(), time.perf_counter(), server.waited()
+        client0 = time.process_time()
+        await trio.sleep(seconds)
+        elapsed = time.perf_counter() - start
+        cpu = (server.cpu() - cpu0) / elapsed
+        waited = (server.waited() - wait0) / elapsed
+        client_cpu = (time.process_time() - client0) / elapsed
+        done = sum(b.decisions for b in bots) - before
+        for bot in bots:
+            bot.record = False
+        nursery.cancel_scope.cancel()
+    delays = sorted(d for b in bots for d in b.delays)
+    q = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [float("nan")] * 99
+    return {"joined_s": joined, "actions_per_s": done / elapsed, "per_bot": done / elapsed / n,
+            "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000, "max_ms": delays[-1] * 1000 if delays else float("nan"),
+            "samples": len(delays), "cpu": cpu, "client_cpu": client_cpu, "waited": waited,
+            "cpu_ms_per_action": cpu * elapsed / done * 1000 if done else float("nan")}
+
+
+def part_b(tmp: Path, clients: int, seconds: float) -> None:
+    print(f"(b) {clients} bots at ten-seat tables, each acting about once a second")
+    server = hickory_server(tmp, **table_settings(clients, 10))
+    try:
+        res = trio.run(many, server.port, clients, 3.0, seconds, server)
+        rss = server.peak_rss_mb()
+    finally:
+        server.stop()
+    print(f"  {clients} joined in {res['joined_s']:.1f} s; {res['actions_per_s']:.0f} actions/s "
+          f"({res['per_bot']:.2f} per bot per s), {res['samples']:.0f} delays timed over {seconds:g} s")
+    print(f"  act -> broadcast: p50 {res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms, max {res['max_ms']:.1f} ms"
+          f"  (target p99 < 50 ms: {'met' if res['p99_ms'] < 50 else 'NOT met'})")
+    print(f"  server CPU {res['cpu']:.2f} core (target < 1: {'met' if res['cpu'] < 1 else 'NOT met'}), "
+          f"peak RSS {rss:.0f} MB (target < 300: {'met' if rss < 300 else 'NOT met'}); "
+          f"the bots' own process used {res['client_cpu']:.2f} core")
+    print(f"  server CPU per action {res['cpu_ms_per_action']:.2f} ms (so about "
+          f"{1000 / res['cpu_ms_per_action']:.0f} actions/s per core); the server waited "
+          f"{res['waited']:.2f} s per s for a CPU (a busy machine)")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="1 round of (a), 200 clients and 5 s in (b)")
+    p.add_argument("--clients", type=int, help="bots in (b) (default 1000; 200 with --quick)")
+    p.add_argument("--seconds", type=float, help="measuring window (default 15 for (b), 3 per round in (a))")
+    p.add_argument("--rounds", type=int, help="rounds of (a) (default 3)")
+    p.add_argument("--only", choices=["a", "b"])
+    args = p.parse_args()
+    clients = args.clients or (200 if args.quick else 1000)
+    rounds = args.rounds or (1 if args.quick else 3)
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        if args.only != "b":
+            part_a(tmp, rounds, args.seconds or (2.0 if args.quick else 3.0))
+        if args.only != "a":
+            part_b(tmp, clients, args.seconds or (5.0 if args.quick else 15.0))
+
+
+if __name__ == "__main__":
+    main()

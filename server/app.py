@@ -50,7 +50,7 @@ log = logging.getLogger("hickory.server")
 SOFTWARE = "hickory-server 0.1.0"
 HISTORY_MAX = 20
 CLOCK_SAVE_EVERY = 5.0  # seconds between saves of the tournament time (meta "clock")
-LOBBY_BYTES_PER_SECOND = 4e6  # bound on lobby pushes: bytes x receivers per second
+LOBBY_BYTES_PER_SECOND = 1e6  # bound on lobby pushes: bytes x receivers per second
 
 
 def token_hash(token: str) -> str:

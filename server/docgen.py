@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
@@ -234,7 +235,7 @@ def _cell(text: str) -> str:
 def entry(cl: type) -> list[str]:
     """One class in the reference: heading, description, fields, example."""
     out = [f'<a id="{anchor(cl)}"></a>', "", f"#### {title(cl)}", ""]
-    doc = class_doc(cl)
+    doc = _rst_to_md(class_doc(cl))
     if doc:
         out += [doc, ""]
     docs = field_docs(cl)
@@ -250,7 +251,8 @@ def entry(cl: type) -> list[str]:
             typ = "integer"
         elif optional_ok and field.default is not attrs.NOTHING:
             typ += f" (optional, default `{json.dumps(field.default)}`)"
-        rows.append(f"| `{field.name}` | {_cell(typ)} | {_cell(docs.get(field.name, ''))} |")
+        meaning = _rst_to_md(docs.get(field.name, ""))
+        rows.append(f"| `{field.name}` | {_cell(typ)} | {_cell(meaning)} |")
     out += rows
     out.append("")
     if cl in _MESSAGES:
@@ -271,16 +273,18 @@ def entry(cl: type) -> list[str]:
 
 def reference() -> str:
     out = [
-        "Generated from `protocol/messages.py` and `protocol/examples.py` by "
-        "`python -m server.docgen`. Examples are shown indented when they are long; on "
-        "the wire every message is one line. In a client message a field marked optional "
-        "may be left out (it then takes its default); a server message always carries "
-        "every field, null included, and `seq`.",
+        _para(
+            "Generated from `protocol/messages.py` and `protocol/examples.py` by "
+            "`python -m server.docgen`. Examples are shown indented when they are long; "
+            "on the wire every message is one line. In a client message a field marked "
+            "optional may be left out (it then takes its default); a server message "
+            "always carries every field, null included, and `seq`."
+        ),
         "",
         "### Client messages",
         "",
-        "Sent by a client. The first four open a session (the handshake); the others need "
-        "one.",
+        _para("Sent by a client. The first four open a session (the handshake); the "
+              "others need one."),
         "",
     ]
     for cl in _CLIENT:
@@ -298,10 +302,12 @@ def reference() -> str:
         "",
         "### Director commands",
         "",
-        "The `command` object of a [`director_command`](#client-director_command), told "
-        'apart by its `"op"`. Each needs a `reason`; a command that was carried out is '
-        "announced to everyone (`announcement`) and the request, if it had an `id`, gets an "
-        "`ack`. Each example is the whole line a director sends.",
+        _para(
+            "The `command` object of a [`director_command`](#client-director_command), "
+            'told apart by its `"op"`. Each needs a `reason`; a command that was carried '
+            "out is announced to everyone (`announcement`) and the request, if it had an "
+            "`id`, gets an `ack`. Each example is the whole line a director sends."
+        ),
         "",
     ]
     for cl in _COMMANDS:
@@ -315,6 +321,11 @@ def reference() -> str:
     for cl in parts():
         out += entry(cl)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _para(text: str) -> str:
+    """A paragraph written here, wrapped like the rest of the page."""
+    return textwrap.fill(text, WIDTH, break_on_hyphens=False, break_long_words=False)
 
 
 def errors() -> str:
@@ -352,8 +363,8 @@ def conventions() -> str:
 def versioning() -> str:
     """The versioning policy of protocol.messages' docstring."""
     text = _module_paragraph("Versioning policy:").removeprefix("Versioning policy:").strip()
-    text = " ".join(text.split())
-    return _rst_to_md(text[:1].upper() + text[1:]) + "\n"
+    text = _rst_to_md(" ".join(text.split()))
+    return textwrap.fill(text[:1].upper() + text[1:], WIDTH, break_on_hyphens=False) + "\n"
 
 
 # The server's limits: (ServerConfig field or constant, what it bounds, what happens).

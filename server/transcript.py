@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import textwrap
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -515,18 +516,18 @@ def markdown(rec: Recording) -> str:
     button = rec.seats[rec.button]
     big = next(name for seat, name in rec.seats.items() if seat != rec.button)
     seat_list = ", ".join(f"{name} in seat {seat}" for seat, name in sorted(rec.seats.items()))
-    out = [
-        f"A real run of `python -m server.transcript`: the server with {c.starting_stack} "
-        f"chips each, blinds {small}/{big_blind}, "
-        f"starting when {c.start_at} players have joined; Alice joins, then Bob. The "
-        f"seating puts {seat_list}; {button} has the button. The hand: {button} raises "
-        f"(after one refused try), {big} calls; on the flop {big} checks, {button} bets, "
-        f"{big} calls; both check the turn; on the river {big} moves all in and {button} "
-        "calls. A spectator comes in while the first decision is pending. Every line is "
-        "exactly as it crossed the socket (only the session token is masked); → is a line "
-        "the connection sent, ← one it received, and # lines are comments.",
-        "",
-    ]
+    intro = (
+        f"A real run of `python -m server.transcript` (seed {SEED}): a server with "
+        f"{c.starting_stack} chips each, blinds {small}/{big_blind}, starting when "
+        f"{c.start_at} players have joined; Alice joins, then Bob. The seating puts "
+        f"{seat_list}; {button} has the button. The hand: {button} raises (after one "
+        f"refused try), {big} calls; on the flop {big} checks, {button} bets, {big} "
+        f"calls; both check the turn; on the river {big} moves all in and {button} calls. "
+        "A spectator comes in while the first decision is pending. Every line is exactly "
+        "as it crossed the socket (only the session token is masked): → is a line the "
+        "connection sent, ← one it received, and # lines are comments."
+    )
+    out = [textwrap.fill(intro, WRAP), ""]
     wires = [(w, "player") for w in rec.players] + [(rec.spectator, "spectator")]
     for wire, role in wires:
         where = f", seat {wire.seat}" if wire.seat is not None else ""

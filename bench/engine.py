@@ -8,7 +8,8 @@ fold 18% when facing a bet, else raise 30% when a raise is allowed (the minimum,
 size, or all-in), else check or call. For pokerkit the same logic reads its own queries
 (``can_fold``, ``can_complete_bet_or_raise_to``, the min and max raise-to). pokerkit runs
 with every non-decision step automated (blinds, dealing, burning, showdown, pushing
-chips), the quickest way it can be driven.
+chips), the quickest way it can be driven. Both play the ``standard`` raise rule (pokerkit's
+own), so the hands have the same shape (the decisions per hand are printed to show it).
 
 The shuffle is counted for both: ours shuffles with ``cards.shuffled_deck`` (Fisher-Yates
 on a ``random.Random``), pokerkit with ``random.shuffle`` when it creates a state. The

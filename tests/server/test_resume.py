@@ -286,3 +286,26 @@ async def test_a_second_connection_with_the_token_replaces_the_first(autojump_cl
         assert (action.action, action.automatic) == ("call", False)
         # The old connection got nothing after its goodbye.
         assert isinstance(c.received[-1], m.ServerGoodbye)
+
+
+async def test_a_table_where_everyone_sits_out_deals_at_a_human_pace(autojump_clock: object) -> None:
+    """Nobody acts: all three time out and sit out. The table then deals one hand per
+    action clock (it used to fold hands as fast as the CPU could), and deals at once
+    when someone is back."""
+    async with table() as t:
+        watcher = t.players[0]
+        out: set[int | None] = set()
+        while len(out) < 3:
+            status = await watcher.next(m.PlayerStatus, lambda s: s.status == "sitting_out")
+            out.add(status.player_id)
+        starts = []
+        for _ in range(4):
+            await watcher.next(m.HandStarted)
+            starts.append(trio.current_time())
+        gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+        assert all(g == pytest.approx(CLOCK, abs=0.05) for g in gaps), gaps
+        await watcher.send(m.ImBack())
+        await watcher.next(m.PlayerStatus, lambda s: s.player_id == watcher.player_id and s.status == "back")
+        back_at = trio.current_time()
+        await watcher.next(m.YourTurn)
+        assert trio.current_time() - back_at < CLOCK

@@ -280,7 +280,7 @@ def test_phh_of_many_simulated_hands_parses_and_replays_to_finishing_stacks() ->
 
     for ruleset, players in ((Ruleset.HICKORY, 6), (Ruleset.STANDARD, 9), (Ruleset.HICKORY, 2)):
         simulate_table(
-            SimulationConfig(hands=150, players=players, seed=11, ruleset=ruleset),
+            SimulationConfig(hands=100, players=players, seed=11, ruleset=ruleset),
             on_hand=record,
         )
 
@@ -311,6 +311,6 @@ def test_phh_of_many_simulated_hands_parses_and_replays_to_finishing_stacks() ->
             assert sum(diffs) == carried_in - carried_out, text
             assert all(abs(d) <= carried_in + len(diffs) ** 2 for d in diffs), text
             counts["with carried chips"] += 1
-    assert counts["exact"] >= 400
+    assert counts["exact"] >= 270
     assert counts["with carried chips"] >= 1
     assert counts["skipped: short big blind"] <= 0.05 * len(texts)

@@ -10,6 +10,11 @@ pokerkit applies ``blinds_or_straddles`` reversed, so there ``p1`` is the big bl
 goes into custom ``_`` fields (the chips carried in and out of the hand, the ruleset) or
 ``# comments`` on an action (automatic actions, and a card shown by choice after the hand).
 
+One thing PHH cannot say: when the big blind is short, our bet to match stays the full
+big blind (interpretation 2), while pokerkit's is the largest blind actually posted, so
+pokerkit replays a call in such a hand as a smaller call (``tests/engine/test_referee.py``
+counts these hands).
+
 Hidden information: a full history (``reveal_all=True``, the default for PHH) holds every
 hole card and is for the server's own records and game recall only. Anything sent to a
 person must be built with ``reveal_all=False`` and their ``viewer`` seat: then a hole card

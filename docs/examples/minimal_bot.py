@@ -114,6 +114,11 @@ def main() -> int:
         token = token or welcome["token"]  # sent once, in the reply to join: keep it
         me = welcome["player_id"]
         place = play(conn, me)
+        if place is not None:
+            try:
+                conn.send(type="goodbye", reason="the tournament is over")
+            except OSError:
+                pass
         conn.close()
         if place is not None:
             print(f"{args.name} finished in place {place['place']} with {place['chips']} chips")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import trio
 
+from server.app import Server
 from tests.server.harness import fast_config, running
 
 BOT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "minimal_bot.py"
@@ -32,12 +33,33 @@ def test_the_example_is_short_and_standard_library_only() -> None:
     assert {"socket", "json"} <= imported
 
 
+class DroppingServer(Server):
+    """Cuts min-a's connection once, after the third hand: the bot must resume."""
+
+    dropped = False
+    resumed = False
+
+    def player_status(self, player_id: str, status: str) -> None:
+        if status == "reconnected" and player_id == self.by_name["min-a"]:
+            self.resumed = True
+        super().player_status(player_id, status)
+
+    async def end_hand(self, table_id: int) -> None:
+        await super().end_hand(table_id)
+        if not self.dropped and self.tournament.hands_dealt >= 3:
+            ps = self.players[self.by_name["min-a"]]
+            if ps.client is not None:
+                self.dropped = True
+                ps.client.conn.close("cut by the test")
+
+
 async def test_minimal_bots_play_a_tournament_to_the_end() -> None:
     names = ["min-a", "min-b", "min-c", "min-d"]
-    cfg = fast_config(len(names), seats=4, hands_per_level=3)
+    cfg = fast_config(len(names), seats=4, hands_per_level=3, action_clock=5.0)
+    server = DroppingServer(cfg, seed=3)
     outputs: dict[str, subprocess.CompletedProcess[bytes]] = {}
     with trio.fail_after(60):
-        async with running(cfg, seed=3) as (server, port):
+        async with running(cfg, server=server, seed=3) as (_, port):
             async def bot(name: str) -> None:
                 outputs[name] = await trio.run_process(
                     [sys.executable, str(BOT), "--port", str(port), "--name", name],
@@ -49,6 +71,7 @@ async def test_minimal_bots_play_a_tournament_to_the_end() -> None:
                     n.start_soon(bot, name)
             standings = {p.name: p.place for p in server.standings_message().places}
     assert server.tournament.finished
+    assert server.dropped and server.resumed, "min-a lost its connection once and resumed"
     for name, done in outputs.items():
         assert done.returncode == 0, done.stderr.decode()
         found = re.search(rb"^(\S+) finished in place (\d+) with (\d+) chips$", done.stdout, re.M)

@@ -215,7 +215,9 @@ class Hand:
         p = self._by_seat[self.to_act]
         current = self.current_bet
         stack = p.stack
-        to_call = current - p.bet
+        # Never more than the others can match: with a short all-in big blind and nobody
+        # else able to cover the full blind, the rest would only come straight back.
+        to_call = min(current, self._reach_of_others(p)) - p.bet
         call = (to_call if to_call < stack else stack) if to_call > 0 else None
         min_to: int | None = None
         max_to: int | None = None
@@ -248,6 +250,14 @@ class Hand:
         if p.faced is None:
             return True
         return self.current_bet - p.faced >= self.min_raise_increment()
+
+    def _reach_of_others(self, p: _Player) -> int:
+        """The most any other live player has in front or could put in this round."""
+        reach = 0
+        for q in self._players:
+            if q is not p and not q.folded and q.bet + q.stack > reach:
+                reach = q.bet + q.stack
+        return reach
 
     def _can_be_called(self, p: _Player) -> bool:
         """Whether some other live player could put in more than the current bet."""
@@ -449,8 +459,10 @@ class Hand:
             if p.folded or p.stack == 0:
                 continue
             if p.bet < current:
-                self.to_act = p.seat
-                return
+                if p.bet < self._reach_of_others(p):  # else: nothing anyone can match
+                    self.to_act = p.seat
+                    return
+                continue
             if p.faced is not None:
                 continue
             if others_can_act is None:

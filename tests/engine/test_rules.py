@@ -239,23 +239,33 @@ def test_short_big_blind_bet_to_match_stays_the_full_big_blind() -> None:
 
 
 def test_all_in_big_blind_wins_only_what_it_matched() -> None:
-    # Heads-up, the big blind has 50: the button's call to 200 is returned down to 50.
+    # Heads-up, the big blind has 50: the button's small blind of 100 already covers it,
+    # so nobody is asked to act (there is nothing anyone could match) and the 50 the big
+    # blind cannot match goes back.
     hand = new_hand(
         {1: 10000, 2: 50}, button=1,
         holes={1: "KhKd", 2: "AhAd"}, board=BOARD,
     )
-    la = legal(hand)
-    assert (la.call, la.min_raise_to) == (100, None)  # nobody left to raise against
-    play(hand, (1, C()))
-    assert events_of(hand, UncalledBetReturned) == [UncalledBetReturned(seat=1, amount=150)]
+    assert hand.is_over
+    assert events_of(hand, UncalledBetReturned) == [UncalledBetReturned(seat=1, amount=50)]
     assert final_stacks(hand) == {1: 9950, 2: 100}
+
+
+def test_call_is_capped_at_what_the_short_all_in_big_blind_can_match() -> None:
+    # Heads-up, the big blind is all-in for 150: the button owes 50 more, not 100.
+    hand = new_hand({1: 10000, 2: 150}, button=1, holes={1: "KhKd", 2: "AhAd"}, board=BOARD)
+    la = legal(hand)
+    assert (la.call, la.min_raise_to) == (50, None)  # nobody left to raise against
+    play(hand, (1, C()))
+    assert final_stacks(hand) == {1: 9850, 2: 300}
 
 
 def test_chips_no_one_still_in_could_match_go_back_to_who_put_them_in() -> None:
     # The big blind is all-in for 50 and can win only 50 from each player: when the small
     # blind folds, the 50 of its blind that no one still in matched is returned to it.
     hand = new_hand({1: 10000, 2: 10000, 3: 50}, button=1)
-    play(hand, (1, F()), (2, F()))
+    play(hand, (1, F()))
+    assert hand.is_over  # the small blind already covers the all-in: nothing to decide
     assert events_of(hand, UncalledBetReturned) == [UncalledBetReturned(seat=2, amount=50)]
     (pot,) = events_of(hand, PotAwarded)
     assert (pot.amount, pot.winners) == (100, ((3, 100),))

@@ -58,7 +58,7 @@ def shove(players: Iterable[str]) -> Decide:
 
     def decide(pid: str, legal: LegalActions) -> Action:
         if pid in chosen and (legal.max_raise_to is not None or legal.call is not None):
-            return Action.all_in()
+            return legal.all_in_action()  # all-in, or a call when raising is closed
         return Action.fold() if legal.fold else Action.check()
 
     return decide

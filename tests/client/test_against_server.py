@@ -7,10 +7,8 @@ connection is cut resumes its seat with its token and plays on.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-import pytest
 import trio
 
 from client.bot import Bot
@@ -133,10 +131,6 @@ async def test_load_tool_with_churn_keeps_the_tournament_going(autojump_clock: o
     assert report.latency_p50 is not None
 
 
-@pytest.mark.skipif(
-    not os.environ.get("HICKORY_LOAD_TEST"),
-    reason="200 bots for 60 s take about a minute of wall time: set HICKORY_LOAD_TEST=1",
-)
 async def test_two_hundred_clients_with_churn_for_a_minute(autojump_clock: object) -> None:
     players, stack = 200, 10_000
     cfg = fast_config(players, seats=9, action_clock=10, time_bank=10, hands_per_level=50,

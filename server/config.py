@@ -23,6 +23,7 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 7777
     db: Path | None = Path("hickory.db")  # None: no persistence (benchmarks, tests)
+    synchronous: str = "full"  # full: every commit fsynced (survives a power cut); normal: kill -9 only
     name: str = "Hickory Poker Showdown"
     starting_stack: int = 10_000
     schedule: tuple[tuple[int, int], ...] | None = None  # None: the default schedule
@@ -117,6 +118,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help=f"TCP port (default {d.port}; 0 picks a free one)")
     p.add_argument("--db", type=Path, help="SQLite file (default hickory.db): new file starts a tournament, existing one resumes it")
     p.add_argument("--no-db", action="store_true", help="keep nothing on disk (tests, benchmarks)")
+    p.add_argument("--synchronous", choices=["full", "normal"],
+                   help="full (default): every action is fsynced and survives a power cut; "
+                        "normal: faster on slow disks, survives a server crash but may lose the last "
+                        "actions in a power cut")
     p.add_argument("--name", help="the tournament's name")
     p.add_argument("--starting-stack", type=int, help=f"chips per player (default {d.starting_stack})")
     p.add_argument("--schedule", type=_schedule, help="blind levels SB/BB,SB/BB,... (default: the rulebook's schedule)")

@@ -57,7 +57,7 @@ def open_server(config: ServerConfig) -> Server:
     """The server for ``config``: fresh, or resumed from its database."""
     if config.db is None:
         return Server(config)
-    store = Store(config.db)
+    store = Store(config.db, synchronous=config.synchronous.upper())
     seed_text = store.get_meta("seed")
     if seed_text is None:
         server = Server(config, store=store)

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 import attrs
 
-from client.strategies.base import Opponent, SeenAction, Situation
+from client.strategies.base import SeenAction, Situation, opponent
 from protocol import messages as m
 from server.engine.actions import Action, ActionKind, LegalActions
 from server.engine.cards import Card, parse_card
@@ -49,9 +49,6 @@ __all__ = [
 
 LOG_LINES = 1000
 """Lines of hand log, chat and announcements kept (oldest dropped first)."""
-
-_AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
-_VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 
 
 def chips(n: int) -> str:
@@ -948,24 +945,10 @@ def situation_from_model(model: ClientModel) -> Situation:
         s = t.seats.get(s_no)
         if s_no == seat or s is None or s.folded:
             continue
-        mine = [a for a in actions if a.seat == s_no]
-        if actions:
-            pre = sum(1 for a in mine if a.street is Street.PREFLOP and a.kind in _AGGRESSIVE)
-            post = sum(1 for a in mine if a.street is not Street.PREFLOP and a.kind in _AGGRESSIVE)
-            voluntary = any(a.street is Street.PREFLOP and a.kind in _VOLUNTARY for a in mine)
-            acted = any(a.street is street for a in mine)
-        else:
-            raised = s.bet == current_bet and (
-                s.bet > t.big_blind if street is Street.PREFLOP else s.bet > 0
-            )
-            pre = int(raised and street is Street.PREFLOP)
-            post = int(raised and street is not Street.PREFLOP)
-            voluntary = pre > 0 or street is not Street.PREFLOP
-            acted = raised
         opponents.append(
-            Opponent(
-                seat=s_no, stack=s.stack, bet=s.bet, committed=s.committed, all_in=s.all_in,
-                preflop_raises=pre, postflop_raises=post, voluntary=voluntary, acted=acted,
+            opponent(
+                s_no, stack=s.stack, bet=s.bet, committed=s.committed, all_in=s.all_in,
+                actions=actions, street=street, current_bet=current_bet, big_blind=t.big_blind,
             )
         )
     return Situation(

@@ -30,6 +30,7 @@ __all__ = [
     "Situation",
     "Strategy",
     "bet_or_raise",
+    "opponent",
     "situation_from_view",
 ]
 
@@ -216,6 +217,41 @@ def _seen_actions(history: Iterable[Event]) -> tuple[SeenAction, ...]:
     )
 
 
+def opponent(
+    seat: int,
+    *,
+    stack: int,
+    bet: int,
+    committed: int,
+    all_in: bool,
+    actions: tuple[SeenAction, ...],
+    street: Street,
+    current_bet: int,
+    big_blind: int,
+) -> Opponent:
+    """The ``Opponent`` record for ``seat``, its raises and whether it acted read from ``actions``.
+
+    With no actions seen this hand (joined mid-hand), who raised is guessed from the bets in
+    front: the player whose bet is the one to match made the last raise.
+    """
+    if actions:
+        mine = [a for a in actions if a.seat == seat]
+        pre = sum(1 for a in mine if a.street is Street.PREFLOP and a.kind in _AGGRESSIVE)
+        post = sum(1 for a in mine if a.street is not Street.PREFLOP and a.kind in _AGGRESSIVE)
+        voluntary = any(a.street is Street.PREFLOP and a.kind in _VOLUNTARY for a in mine)
+        acted = any(a.street is street for a in mine)
+    else:
+        raised = bet == current_bet and (bet > big_blind if street is Street.PREFLOP else bet > 0)
+        pre = int(raised and street is Street.PREFLOP)
+        post = int(raised and street is not Street.PREFLOP)
+        voluntary = pre > 0 or street is not Street.PREFLOP
+        acted = raised
+    return Opponent(
+        seat=seat, stack=stack, bet=bet, committed=committed, all_in=all_in,
+        preflop_raises=pre, postflop_raises=post, voluntary=voluntary, acted=acted,
+    )
+
+
 def situation_from_view(view: HandView, history: Iterable[Event] = ()) -> Situation:
     """The ``Situation`` for the viewer of ``view``, who must be the player to act.
 
@@ -237,25 +273,11 @@ def situation_from_view(view: HandView, history: Iterable[Event] = ()) -> Situat
         s = view.seat(seat)
         if seat == view.viewer or s.folded:
             continue
-        mine = [a for a in actions if a.seat == seat]
-        if actions:
-            pre = sum(1 for a in mine if a.street is Street.PREFLOP and a.kind in _AGGRESSIVE)
-            post = sum(1 for a in mine if a.street is not Street.PREFLOP and a.kind in _AGGRESSIVE)
-            voluntary = any(a.street is Street.PREFLOP and a.kind in _VOLUNTARY for a in mine)
-            acted = any(a.street is view.street for a in mine)
-        else:
-            # No history: the player whose bet is the one to match made the last raise.
-            raised = s.bet == current_bet and (
-                s.bet > view.big_blind if view.street is Street.PREFLOP else s.bet > 0
-            )
-            pre = int(raised and view.street is Street.PREFLOP)
-            post = int(raised and view.street is not Street.PREFLOP)
-            voluntary = pre > 0 or view.street is not Street.PREFLOP
-            acted = raised
         opponents.append(
-            Opponent(
-                seat=seat, stack=s.stack, bet=s.bet, committed=s.committed, all_in=s.all_in,
-                preflop_raises=pre, postflop_raises=post, voluntary=voluntary, acted=acted,
+            opponent(
+                seat, stack=s.stack, bet=s.bet, committed=s.committed, all_in=s.all_in,
+                actions=actions, street=view.street, current_bet=current_bet,
+                big_blind=view.big_blind,
             )
         )
     return Situation(

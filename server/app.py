@@ -782,8 +782,19 @@ class Server:
         ps = self.players.get(client.player_id)
         if ps is not None and ps.client is client:
             ps.client = None
-            self.player_status(client.player_id, "disconnected")
             log.info("%s disconnected (%s)", ps.name, client.conn.close_reason)
+            grace = self.tournament.settings.reconnect_grace
+            if grace <= 0 or self._nursery is None:
+                self.player_status(ps.player_id, "disconnected")
+            else:
+                # A dropped connection that comes back within the grace is not announced;
+                # the player's clock runs either way, so a drop never stalls the table.
+                self._nursery.start_soon(self._announce_if_still_away, ps, grace)
+
+    async def _announce_if_still_away(self, ps: PlayerState, grace: float) -> None:
+        await trio.sleep(grace)
+        if ps.client is None:
+            self.player_status(ps.player_id, "disconnected")
 
     async def _reader(self, client: Client) -> None:
         c = self.config

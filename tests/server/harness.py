@@ -28,7 +28,7 @@ def config(**kw: Any) -> ServerConfig:
     """Test settings: no database, no deadline, no pause between hands, port 0; anything
     can be overridden."""
     base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret",
-                                hand_pause=0.0)
+                                hand_pause=0.0, reconnect_grace=0.0)
     base.update(kw)
     return ServerConfig(**base)
 

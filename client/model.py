@@ -106,6 +106,13 @@ class SeatModel:
     showed: bool = False
     last: str | None = None
 
+    def put_in(self, amount: int, *, to: int, all_in: bool) -> None:
+        """``amount`` chips go from the stack into the bet in front, which is then ``to``."""
+        self.stack -= amount
+        self.bet = to
+        self.committed += amount
+        self.all_in = all_in
+
 
 @attrs.define(kw_only=True)
 class TableModel:
@@ -504,10 +511,7 @@ class ClientModel:
             return
         s = t.seats.get(msg.seat)
         if s is not None:
-            s.stack -= msg.amount
-            s.bet += msg.amount
-            s.committed += msg.amount
-            s.all_in = msg.all_in
+            s.put_in(msg.amount, to=s.bet + msg.amount, all_in=msg.all_in)
             s.last = f"{msg.blind} blind"
         tail = " and is all in" if msg.all_in else ""
         self._say(f"{t.name_of(msg.seat)} posts the {msg.blind} blind {chips(msg.amount)}{tail}")
@@ -529,10 +533,7 @@ class ClientModel:
             return
         s = t.seats.get(msg.seat)
         if s is not None:
-            s.stack -= msg.amount
-            s.bet = msg.to
-            s.committed += msg.amount
-            s.all_in = msg.all_in
+            s.put_in(msg.amount, to=msg.to, all_in=msg.all_in)
             if msg.action == "fold":
                 s.folded = True
             s.last = msg.action.replace("_", " ")

@@ -352,19 +352,17 @@ class ClientModel:
 
     def set_reconnecting(self, reason: str) -> None:
         """The connection was lost; the turn in flight is void (resume sends it again)."""
-        self.connection = ConnectionState.RECONNECTING
-        self.connection_reason = reason
-        self.turn = None
-        self._changed()
+        self._set_down(ConnectionState.RECONNECTING, reason)
 
     def set_refused(self, reason: str) -> None:
-        self.connection = ConnectionState.REFUSED
-        self.connection_reason = reason
-        self.turn = None
-        self._changed()
+        self._set_down(ConnectionState.REFUSED, reason)
 
     def set_closed(self, reason: str | None = None) -> None:
-        self.connection = ConnectionState.CLOSED
+        self._set_down(ConnectionState.CLOSED, reason)
+
+    def _set_down(self, state: ConnectionState, reason: str | None) -> None:
+        """No connection now: the turn in flight is void."""
+        self.connection = state
         self.connection_reason = reason
         self.turn = None
         self._changed()

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.engine.actions import Ruleset  # noqa: E402
 from server.engine.cards import shuffled_deck  # noqa: E402
 from server.engine.hand import Hand  # noqa: E402
-from server.engine.policy import random_action  # noqa: E402
+from server.engine.policy import raise_size, random_action  # noqa: E402
 
 PLAYERS = 6
 STACK = 10_000
@@ -82,13 +82,7 @@ def pokerkit_action(state: pokerkit.State, rng: random.Random) -> None:
         lo = state.min_completion_betting_or_raising_to_amount
         hi = state.max_completion_betting_or_raising_to_amount
         assert lo is not None and hi is not None
-        if roll > 0.97 or lo == hi:
-            to = hi
-        elif roll > 0.86:
-            to = rng.randint(lo, hi)
-        else:
-            to = lo
-        state.complete_bet_or_raise_to(to)
+        state.complete_bet_or_raise_to(raise_size(roll, lo, hi, rng))
         return
     state.check_or_call()
 

@@ -32,16 +32,16 @@ def place_busts(busts: Sequence[tuple[str, int]], remaining_after: int) -> list[
     started the hand with more chips places higher; equal starting stacks share a place.
     Returned best place first.
     """
-    ordered = sorted(busts, key=lambda b: -b[1])
-    return [
-        (pid, remaining_after + 1 + sum(1 for _, s in ordered if s > start))
-        for pid, start in ordered
-    ]
+    return [(pid, remaining_after + place) for place, pid, _ in rank_by_chips(busts)]
 
 
 def rank_by_chips(players: Sequence[tuple[str, int]]) -> list[tuple[int, str, int]]:
     """``(place, player_id, chips)`` for the players still in, most chips first, ties sharing."""
-    ordered = sorted(players, key=lambda p: -p[1])
-    return [
-        (1 + sum(1 for _, c in ordered if c > chips), pid, chips) for pid, chips in ordered
-    ]
+    out: list[tuple[int, str, int]] = []
+    place = 0
+    last: int | None = None
+    for n, (pid, chips) in enumerate(sorted(players, key=lambda p: -p[1]), start=1):
+        if chips != last:  # 1 + the number with more chips: they all come before
+            place, last = n, chips
+        out.append((place, pid, chips))
+    return out

@@ -134,11 +134,9 @@ def _table_chips(table: Table) -> int:
         return total
     if hand.is_over:
         return table.total_chips()
-    dealt = hand.seats
     total += hand.total_chips()
-    for s, p in table.seats.items():
-        if s not in dealt:
-            total += p.stack
+    for s in table.seats.keys() - hand.seats:  # seated, not dealt in (no chips, normally)
+        total += table.seats[s].stack
     return total
 
 
@@ -669,8 +667,13 @@ class Tournament:
     def _counts(self) -> list[int]:
         """Each table's players, seated and on the way to it, in ``tables`` order: enough for
         ``unsettled``, which is asked after every hand (``_loads`` describes the tables more)."""
-        incoming = self._incoming
-        return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
+        counts = [len(t.seats) for t in self.tables.values()]
+        if self._incoming:
+            for i, tid in enumerate(self.tables):
+                arrivals = self._incoming.get(tid)
+                if arrivals:
+                    counts[i] += len(arrivals)
+        return counts
 
     def _loads(self, exclude: int | None = None) -> list[TableLoad]:
         return [

@@ -339,7 +339,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     def _browse(event: KeyPressEvent) -> None:
         n = len(model.history.hands) if model.history is not None else 0
         if n:
-            idx = ui.history_index if 0 <= ui.history_index < n else n - 1
+            idx = ui.history_hand(n)
             step = -1 if event.key_sequence[0].key == Keys.Left else 1
             ui.history_index = max(0, min(n - 1, idx + step))
             ui.history_scroll = 0
@@ -353,7 +353,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         hands = model.history.hands if model.history is not None else ()
         if not hands:
             return
-        idx = ui.history_index if 0 <= ui.history_index < len(hands) else len(hands) - 1
+        idx = ui.history_hand(len(hands))
         last = max(0, len(history_lines(hands[idx], ui.ascii)) - 5)
         ui.history_scroll = max(0, min(last, ui.history_scroll + steps[event.key_sequence[0].key]))
 

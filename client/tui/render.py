@@ -926,7 +926,7 @@ def render_history(model: ClientModel, ui: UiState, width: int, height: int) -> 
         c.center(height // 2, [("class:dim", "no finished hands yet")])
         return c.lines()
     n = len(hist.hands)
-    idx = ui.history_index if 0 <= ui.history_index < n else n - 1
+    idx = ui.history_hand(n)
     lines = history_lines(hist.hands[idx], ui.ascii, width - 2)
     room = height - 1
     top = max(0, min(ui.history_scroll, len(lines) - room))

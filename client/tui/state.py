@@ -80,6 +80,11 @@ class UiState:
     prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens
 
+    def history_hand(self, count: int) -> int:
+        """Which of ``count`` hands the history overlay shows: ``history_index`` if it is
+        one of them, else the last."""
+        return self.history_index if 0 <= self.history_index < count else count - 1
+
     def say(self, text: str, tone: Tone = Tone.INFO, until: float | None = None) -> None:
         self.notice = Notice(text=text, tone=tone, until=until)
 

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import eval7
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
-from server.engine.cards import FULL_DECK, card_str
-from server.engine.evaluator import evaluate, strength, strength7
+# bench/ is first on the path when a script here runs, and bench/server.py would shadow
+# the server package: put the repository first.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.engine.cards import FULL_DECK, card_str  # noqa: E402
+from server.engine.evaluator import evaluate, strength, strength7  # noqa: E402
 
 
 def best_rates(runs: dict[str, Callable[[], None]], count: int, repeat: int) -> dict[str, float]:

@@ -53,7 +53,7 @@ Step = BreakTable | MoveOne
 
 def fits_in_fewer(loads: Sequence[TableLoad], seats_per_table: int) -> bool:
     """Whether the players would fit in one table fewer than there are."""
-    return len(loads) > 1 and sum(t.players for t in loads) <= (len(loads) - 1) * seats_per_table
+    return len(loads) > 1 and sum([t.players for t in loads]) <= (len(loads) - 1) * seats_per_table
 
 
 def unsettled(players: Sequence[int], seats_per_table: int) -> bool:
@@ -67,26 +67,27 @@ def unsettled(players: Sequence[int], seats_per_table: int) -> bool:
 
 def next_step(loads: Sequence[TableLoad], seats_per_table: int) -> Step | None:
     """The next break or move the rule calls for now, or None (balanced, or waiting for a hand)."""
-    if not unsettled([t.players for t in loads], seats_per_table):
+    players = [t.players for t in loads]
+    if not unsettled(players, seats_per_table):
         return None
-    fewest = min(t.players for t in loads)
+    fewest = min(players)
     if fits_in_fewer(loads, seats_per_table):
         idle = [t.table_id for t in loads if t.players == fewest and t.idle]
         return BreakTable(table_id=max(idle)) if idle else None
-    most = max(t.players for t in loads)
+    most = max(players)
     sources = [t.table_id for t in loads if t.players == most and t.idle]
     if not sources:
         return None
-    target = min(t.table_id for t in loads if t.players == fewest)
+    target = min([t.table_id for t in loads if t.players == fewest])
     return MoveOne(from_table=max(sources), to_table=target)
 
 
 def spread_target(loads: Sequence[TableLoad], seats_per_table: int) -> int | None:
     """Where a player from a breaking table goes: the table with the fewest, lowest number first."""
-    open_ = [t for t in loads if t.players < seats_per_table]
+    open_ = [(t.players, t.table_id) for t in loads if t.players < seats_per_table]
     if not open_:
         return None
-    return min(open_, key=lambda t: (t.players, t.table_id)).table_id
+    return min(open_)[1]
 
 
 def table_count(players: int, seats_per_table: int) -> int:

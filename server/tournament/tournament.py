@@ -132,11 +132,14 @@ def _table_chips(table: Table) -> int:
         for p in table.seats.values():
             total += p.stack
         return total
-    if hand.is_over:
+    if hand.result is not None:
         return table.total_chips()
     total += hand.total_chips()
-    for s in table.seats.keys() - hand.seats:  # seated, not dealt in (no chips, normally)
-        total += table.seats[s].stack
+    # Seats do not change during a hand and every dealt seat is a table seat, so the
+    # players outside the hand are the extra seats, if any.
+    if len(table.seats) > len(hand.starting_stacks):
+        for s in table.seats.keys() - hand.seats:
+            total += table.seats[s].stack
     return total
 
 
@@ -278,13 +281,13 @@ class Tournament:
             for place, pid, chips in rank_by_chips(ins)
         ]
         gone = sorted(
-            (e for e in self._entrants.values() if e.out), key=lambda e: e.place or 0
+            [e for e in self._entrants.values() if e.out], key=lambda e: e.place or 0
         )
-        out.extend(
+        out += [
             Standing(place=e.place or 0, player_id=e.player_id, name=e.name, chips=0,
                      eliminated=True, removed=e.removed, hand_no=e.hand_no)
             for e in gone
-        )
+        ]
         return out
 
     def why_not_deal(self, table_id: int, now: float) -> str | None:
@@ -419,7 +422,8 @@ class Tournament:
     def tick(self, now: float) -> Events:
         """Let time pass: level changes by the clock, and the deadline."""
         events = self._take_outbox()
-        events += self._advance(now)
+        if self.phase is Phase.RUNNING and not self.deadline_passed:  # else nothing can pass
+            events += self._advance(now)
         return events
 
     def call_floor(self, now: float, player_id: str, message: str) -> Events:

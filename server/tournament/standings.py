@@ -10,6 +10,7 @@ hands ended (the tournament has no hand-for-hand play).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 import attrs
 
@@ -40,7 +41,8 @@ def rank_by_chips(players: Sequence[tuple[str, int]]) -> list[tuple[int, str, in
     out: list[tuple[int, str, int]] = []
     place = 0
     last: int | None = None
-    for n, (pid, chips) in enumerate(sorted(players, key=lambda p: -p[1]), start=1):
+    # Most chips first; reverse=True keeps equal stacks in the order given (a stable sort).
+    for n, (pid, chips) in enumerate(sorted(players, key=itemgetter(1), reverse=True), start=1):
         if chips != last:  # 1 + the number with more chips: they all come before
             place, last = n, chips
         out.append((place, pid, chips))

@@ -124,25 +124,6 @@ class LevelInfo:
     hands_left: int | None  # levels by hands
 
 
-def _table_chips(table: Table) -> int:
-    """``Table.total_chips`` in linear time, in plain loops (it is checked after every hand)."""
-    hand = table.hand
-    total = table.carry
-    if hand is None:
-        for p in table.seats.values():
-            total += p.stack
-        return total
-    if hand.result is not None:
-        return table.total_chips()
-    total += hand.total_chips()
-    # Seats do not change during a hand and every dealt seat is a table seat, so the
-    # players outside the hand are the extra seats, if any.
-    if len(table.seats) > len(hand.starting_stacks):
-        for s in table.seats.keys() - hand.seats:
-            total += table.seats[s].stack
-    return total
-
-
 class Tournament:
     def __init__(self, settings: Settings, rng: RandomSource) -> None:
         self.settings = settings
@@ -259,9 +240,25 @@ class Tournament:
         return self.chips_in_play() + self.adjustment
 
     def chips_in_play(self) -> int:
+        """``Table.total_chips`` of every table, and the players on the way; in linear time
+        and plain loops, since the total is checked after every hand."""
         total = 0
         for table in self.tables.values():
-            total += _table_chips(table)
+            hand = table.hand
+            if hand is not None and hand.result is not None:  # over, not yet ended
+                total += table.total_chips()
+                continue
+            total += table.carry
+            if hand is None:
+                for p in table.seats.values():
+                    total += p.stack
+            else:
+                total += hand.total_chips()
+                # Seats do not change during a hand and every dealt seat is a table seat,
+                # so the players outside the hand are the extra seats, if any.
+                if len(table.seats) > len(hand.starting_stacks):
+                    for s in table.seats.keys() - hand.seats:
+                        total += table.seats[s].stack
         for arrivals in self._incoming.values():
             for a in arrivals:
                 total += a.stack
@@ -406,7 +403,7 @@ class Tournament:
             raise TournamentError(f"table {table_id} has no hand to end")
         if not hand.is_over:
             raise TournamentError(f"hand #{hand.hand_no} at table {table_id} is still being played")
-        events = self._take_outbox()
+        events, self._outbox = self._outbox, []  # events begin_hand made come first
         events += self._advance(now)
         busts = table.finish_hand()
         if busts:
@@ -421,7 +418,7 @@ class Tournament:
 
     def tick(self, now: float) -> Events:
         """Let time pass: level changes by the clock, and the deadline."""
-        events = self._take_outbox()
+        events, self._outbox = self._outbox, []  # events begin_hand made come first
         if self.phase is Phase.RUNNING and not self.deadline_passed:  # else nothing can pass
             events += self._advance(now)
         return events
@@ -467,10 +464,6 @@ class Tournament:
         for i in indices:
             sb, bb = self.settings.blinds(i)
             out.append(LevelChanged(level=i + 1, small_blind=sb, big_blind=bb, by_director=by_director))
-        return out
-
-    def _take_outbox(self) -> Events:
-        out, self._outbox = self._outbox, []
         return out
 
     def _pause(self, now: float) -> Events:
@@ -698,7 +691,8 @@ class Tournament:
                 at = Location(table_id=step.from_table, seat=seat, waiting=False)
                 player = source.seats[seat].player_id
                 events.append(self._move(player, step.to_table, None, MoveReason.BALANCE, at=at))
-        events += self._announce_final_table()
+        if not self._final_table_announced and len(self.tables) == 1:
+            events += self._announce_final_table()
         return events
 
     def _break(self, table_id: int) -> Events:

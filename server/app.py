@@ -17,8 +17,8 @@ import hmac
 import json
 import logging
 import math
+import random
 import secrets
-import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -281,7 +281,7 @@ class Server:
     def __init__(self, config: ServerConfig, *, store: Store | None = None, seed: int | None = None) -> None:
         self.config = config
         self.store = store
-        self.deck_rng = secrets.SystemRandom()
+        self.deck_rng: random.Random = secrets.SystemRandom()  # tests and docs inject a seeded one
         self.clients: set[Client] = set()
         self.viewers: set[Client] = set()  # spectators and directors: a table's broadcasts scan these
         self.players: dict[str, PlayerState] = {}
@@ -1273,11 +1273,6 @@ def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
     raise TournamentError(f"unknown director operation {op!r}")
 
 
-def _seeded(seed: int) -> Any:
-    import random
-
+def _seeded(seed: int) -> random.Random:
+    """The tournament's seating RNG: seeded (and the seed stored) so replay redraws the same seats."""
     return random.Random(seed)
-
-
-def monotonic() -> float:
-    return time.monotonic()

@@ -25,7 +25,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -350,5 +350,3 @@ def parse_payload(text: str) -> dict[str, Any]:
 def meta_record(key: str, value: str) -> Record:
     return Record(sql="INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", params=(key, value))
 
-
-OnCommit = Callable[[], None]

@@ -56,6 +56,7 @@ async def _play_out(db: Path, ruleset: Ruleset, players: int, seed: int) -> None
                   (400, 800), (600, 1200), (1000, 2000)),
     )
     server = open_server(config)
+    server.deck_rng = random.Random(seed)  # reproducible decks
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)
     bots = [Bot(f"player {i}", fake, seed=seed + i, think=0, shove=0.005, raise_=0.12, raise_cap=3)  # type: ignore[arg-type]
             for i in range(players)]
@@ -176,7 +177,7 @@ def _export(db: Path) -> tuple[str, dict[int, StoredHand]]:
 def test_every_exported_phh_replays_to_the_recorded_stacks(finished_db):
     db, ruleset = finished_db
     phh, stored = _export(db)
-    assert len(stored) > 20  # (the length varies: the decks are random)
+    assert len(stored) >= 10  # enough hands to cover the rules (seeded decks; timing may vary)
     exact, carried, heads_up, bridged = _check_histories(phh, stored, ruleset)
     assert exact > 0 and heads_up > 0
     print(f"\n{ruleset}: {len(stored)} hands replayed, {exact} exactly, {carried} with carried chips, "

@@ -155,7 +155,7 @@ class Recording:
 async def record(seed: int = SEED) -> Recording:
     """Run the server and the script; return the recorded connections."""
     server = Server(CONFIG, seed=seed)
-    server.deck_rng = random.Random(seed)  # type: ignore[assignment]
+    server.deck_rng = random.Random(seed)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
 

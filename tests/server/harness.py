@@ -45,7 +45,7 @@ def fast_config(players: int, **kw: Any) -> ServerConfig:
 async def running(cfg: ServerConfig, *, server: Server | None = None,
                   seed: int = 1) -> AsyncIterator[tuple[Server, int]]:
     srv = server if server is not None else Server(cfg, seed=seed)
-    srv.deck_rng = random.Random(seed)  # type: ignore[assignment]  # deterministic decks
+    srv.deck_rng = random.Random(seed)  # deterministic decks
     async with trio.open_nursery() as nursery:
         port = await nursery.start(srv.run)
         try:

@@ -100,9 +100,10 @@ def run_tournament(
             )
 
     while not t.finished:
-        for tid in t.table_ids():
-            if tid not in hands and t.can_deal(tid, now):
-                hands[tid] = t.begin_hand(tid, now)
+        if len(hands) < len(t.tables):  # some table is between hands
+            for tid in t.table_ids():
+                if tid not in hands and t.can_deal(tid, now):
+                    hands[tid] = t.begin_hand(tid, now)
         most_busy = max(most_busy, len(hands))
         if not hands:
             raise RuntimeError(f"the simulation stalled: no table can deal ({t.why_not_deal(t.table_ids()[0], now)})")

@@ -664,13 +664,10 @@ class Tournament:
     def _counts(self) -> list[int]:
         """Each table's players, seated and on the way to it, in ``tables`` order: enough for
         ``unsettled``, which is asked after every hand (``_loads`` describes the tables more)."""
-        counts = [len(t.seats) for t in self.tables.values()]
-        if self._incoming:
-            for i, tid in enumerate(self.tables):
-                arrivals = self._incoming.get(tid)
-                if arrivals:
-                    counts[i] += len(arrivals)
-        return counts
+        incoming = self._incoming
+        if not incoming:
+            return [len(t.seats) for t in self.tables.values()]
+        return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
 
     def _loads(self, exclude: int | None = None) -> list[TableLoad]:
         return [

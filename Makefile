@@ -37,10 +37,14 @@ test: $(VENV)/.installed-test tools lint typecheck
 play: $(VENV)/.installed
 	$(BIN)/python -m client.play
 
+# Each prints ratios against a peer measured in the same run (the machine may be noisy).
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/evaluator.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/protocol.py
+	$(BIN)/python bench/server.py
+	$(BIN)/python bench/persistence.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

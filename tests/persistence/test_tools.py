@@ -126,7 +126,8 @@ async def test_the_clock_does_not_run_while_the_server_is_down(tmp_path):
         after = restarted.tournament.level_info(restarted._resume_at)
         assert after.level == before.level
         assert after.seconds_left is not None and before.seconds_left is not None
-        assert 0 <= after.seconds_left - before.seconds_left <= 1.0
+        # The same slack as above: the last logged moment may be just after "stopped_at".
+        assert -0.1 <= after.seconds_left - before.seconds_left <= 1.0
     finally:
         assert restarted.store is not None
         restarted.store.close()

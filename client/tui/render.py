@@ -287,12 +287,9 @@ def slot_order(max_seats: int) -> list[int]:
 
 
 def seat_numbers(t: TableModel) -> list[int]:
-    """The table's seat numbers in order: 0 to max_seats - 1 as the protocol says, or, if
-    the server numbers them from 1 (a seat numbered max_seats is occupied), 1 to max_seats.
-    Any occupied seat outside the range is added so nobody is ever left off the screen."""
-    occupied = set(t.seats)
-    first = 1 if 0 not in occupied and any(s >= t.max_seats for s in occupied) else 0
-    numbers = set(range(first, first + t.max_seats)) | occupied
+    """The table's seat numbers in order, 1 to max_seats as the protocol says. Any occupied
+    seat outside the range is added so nobody is ever left off the screen."""
+    numbers = set(range(1, t.max_seats + 1)) | set(t.seats)
     return sorted(numbers)[:10] if len(numbers) > 10 else sorted(numbers)
 
 

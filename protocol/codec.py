@@ -375,32 +375,28 @@ _loads_fast = jsontext.loads_fast
 # Any failure, of any kind, also falls through to the strict path, which alone reports.
 
 
-def decode_client(line: bytes) -> ClientMessage:
-    """One line from a client (without its newline) -> a client message."""
+def _decode(line: bytes, fast: Any, strict: Any, wrong_side: Any, who: str) -> Any:
+    """The fast path when it applies and agrees (see above), else the strict reference."""
     if _loads_fast is not None:
         try:
             obj = _loads_fast(line)
             count = [0]
-            msg = _CLIENT_FAST[obj["type"]](obj, count)
+            msg = fast[obj["type"]](obj, count)
             if line.count(b":") == count[0]:
-                return cast(ClientMessage, msg)
+                return msg
         except Exception:
             pass
-    return cast(ClientMessage, _structure(parse_json(line), _CLIENT, SERVER_TYPES, "a client"))
+    return _structure(parse_json(line), strict, wrong_side, who)
+
+
+def decode_client(line: bytes) -> ClientMessage:
+    """One line from a client (without its newline) -> a client message."""
+    return cast(ClientMessage, _decode(line, _CLIENT_FAST, _CLIENT, SERVER_TYPES, "a client"))
 
 
 def decode_server(line: bytes) -> ServerMessage:
     """One line from the server (without its newline) -> a server message."""
-    if _loads_fast is not None:
-        try:
-            obj = _loads_fast(line)
-            count = [0]
-            msg = _SERVER_FAST[obj["type"]](obj, count)
-            if line.count(b":") == count[0]:
-                return cast(ServerMessage, msg)
-        except Exception:
-            pass
-    return cast(ServerMessage, _structure(parse_json(line), _SERVER, CLIENT_TYPES, "the server"))
+    return cast(ServerMessage, _decode(line, _SERVER_FAST, _SERVER, CLIENT_TYPES, "the server"))
 
 
 def structure_client(obj: Any) -> ClientMessage:

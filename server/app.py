@@ -649,12 +649,7 @@ class Server:
     def lobby_message(self, request_id: int | None = None) -> m.Lobby:
         t = self.tournament
         now = self.now()
-        if t.finished:
-            state = "finished"
-        elif t.phase is Phase.REGISTERING:
-            state = "registering"
-        else:
-            state = "paused" if t.paused else "running"
+        state = t.state
         level = None
         next_in = None
         unit = "hands" if t.settings.by_hands else "seconds"

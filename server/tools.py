@@ -337,12 +337,7 @@ def add_standings_arguments(p: argparse.ArgumentParser) -> None:
 
 def standings_data(server: Server) -> dict[str, Any]:
     t = server.tournament
-    if t.finished:
-        state = "finished"
-    elif t.phase is Phase.REGISTERING:
-        state = "registering"
-    else:
-        state = "paused" if t.paused else "running"
+    state = t.state
     places: list[dict[str, Any]] = []
     if t.phase is Phase.REGISTERING:
         for pid in t.registered:

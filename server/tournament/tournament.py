@@ -169,6 +169,13 @@ class Tournament:
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
 
+    @property
+    def state(self) -> str:
+        """What the lobby and the tools show: registering, running, paused or finished."""
+        if self.phase is not Phase.RUNNING:
+            return self.phase.value
+        return "paused" if self.paused else "running"
+
     def level_info(self, now: float) -> LevelInfo:
         sb, bb = self.blinds
         nsb, nbb = self.settings.blinds(self.clock.index + 1)

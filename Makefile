@@ -25,7 +25,7 @@ tools:
 	  else echo "tmux missing and not root: the tmux tests will be skipped"; fi; }
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check server client protocol tests bench
+	$(BIN)/ruff check poker server client protocol tools tests bench
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

@@ -3,7 +3,7 @@
     python bench/engine.py [--hands N] [--pokerkit-hands M] [--rounds R] [--seed S]
 
 Each side plays whole hands of six players with 10,000 chips each at 100/200, from a new
-shuffled deck to the last chip pushed, with the decisions of ``server.engine.policy``:
+shuffled deck to the last chip pushed, with the decisions of ``poker.policy``:
 fold 18% when facing a bet, else raise 30% when a raise is allowed (the minimum, a random
 size, or all-in), else check or call. For pokerkit the same logic reads its own queries
 (``can_fold``, ``can_complete_bet_or_raise_to``, the min and max raise-to). pokerkit runs
@@ -32,10 +32,10 @@ import pokerkit
 # server benchmark) would hide the ``server`` package: look in the repository first.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.engine.actions import Ruleset  # noqa: E402
-from server.engine.cards import shuffled_deck  # noqa: E402
-from server.engine.hand import Hand  # noqa: E402
-from server.engine.policy import raise_size, random_action  # noqa: E402
+from poker.actions import Ruleset  # noqa: E402
+from poker.cards import shuffled_deck  # noqa: E402
+from poker.hand import Hand  # noqa: E402
+from poker.policy import raise_size, random_action  # noqa: E402
 
 PLAYERS = 6
 STACK = 10_000

@@ -24,8 +24,8 @@ from treys import Evaluator as TreysEvaluator
 # the server package: put the repository first.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.engine.cards import FULL_DECK, card_str  # noqa: E402
-from server.engine.evaluator import evaluate, strength, strength7  # noqa: E402
+from poker.cards import FULL_DECK, card_str  # noqa: E402
+from poker.evaluator import evaluate, strength, strength7  # noqa: E402
 
 
 def best_rates(runs: dict[str, Callable[[], None]], count: int, repeat: int) -> dict[str, float]:

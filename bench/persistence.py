@@ -30,10 +30,10 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import protocol.messages as m  # noqa: E402
+from poker.events import ActionTaken  # noqa: E402
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.framing import LineBuffer  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
-from server.engine.events import ActionTaken  # noqa: E402
 from server.recovery import open_server  # noqa: E402
 
 SEATS = 6

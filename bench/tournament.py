@@ -47,11 +47,11 @@ import attrs
 # server benchmark) would hide the ``server`` package: look in the repository first.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.engine.actions import Action, LegalActions, Ruleset  # noqa: E402
-from server.engine.cards import Card, seeded_rng, shuffled_deck  # noqa: E402
-from server.engine.events import Event, HandStarted  # noqa: E402
-from server.engine.hand import Hand  # noqa: E402
-from server.engine.policy import random_action  # noqa: E402
+from poker.actions import Action, LegalActions, Ruleset  # noqa: E402
+from poker.cards import Card, seeded_rng, shuffled_deck  # noqa: E402
+from poker.events import Event, HandStarted  # noqa: E402
+from poker.hand import Hand  # noqa: E402
+from poker.policy import random_action  # noqa: E402
 from server.tournament import Tournament, TournamentFinished  # noqa: E402
 from server.tournament.settings import Settings  # noqa: E402
 from server.tournament.simulate import SECONDS_PER_ROUND, run_tournament  # noqa: E402

@@ -26,9 +26,9 @@ import trio
 from client.model import ClientModel, ConnectionState, situation_from_model
 from client.session import ClientSession, SessionClosed, SessionRefused
 from client.strategies import Strategy, make_strategy
+from poker.actions import Action
 from protocol import errors as E
 from protocol import messages as m
-from server.engine.actions import Action
 
 __all__ = ["Bot", "run_bot"]
 

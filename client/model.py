@@ -28,11 +28,11 @@ from typing import Any, Literal
 import attrs
 
 from client.strategies.base import SeenAction, Situation, opponent
+from poker.actions import Action, ActionKind, LegalActions
+from poker.cards import Card, parse_card
+from poker.evaluator import evaluate
+from poker.events import Street
 from protocol import messages as m
-from server.engine.actions import Action, ActionKind, LegalActions
-from server.engine.cards import Card, parse_card
-from server.engine.evaluator import evaluate
-from server.engine.events import Street
 
 __all__ = [
     "ChatLine",

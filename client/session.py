@@ -36,13 +36,13 @@ import attrs
 import trio
 
 from client.model import ClientModel, ConnectionState, action_to_act
+from poker.actions import Action
 from protocol import errors as E
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.errors import ProtocolError
 from protocol.framing import DEFAULT_MAX_LINE, LineBuffer
 from protocol.messages import PROTOCOL_NAME, SUPPORTED_VERSIONS
-from server.engine.actions import Action
 
 __all__ = [
     "ClientSession",

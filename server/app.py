@@ -28,17 +28,17 @@ import trio
 
 import protocol.errors as E
 import protocol.messages as m
+from poker import events as ev
+from poker.actions import Action, ActionKind, IllegalAction
+from poker.cards import shuffled_deck
+from poker.hand import Hand
+from poker.views import view_for
 from protocol.codec import decode_client, encode, error_reply, stamp
 from protocol.errors import ProtocolError
 from protocol.framing import LineBuffer
 from server import outbound
 from server.config import ServerConfig
 from server.connection import Connection
-from server.engine import events as ev
-from server.engine.actions import Action, ActionKind, IllegalAction
-from server.engine.cards import shuffled_deck
-from server.engine.hand import Hand
-from server.engine.views import view_for
 from server.records import event_to_json, hand_record
 from server.store import Record, Store, StoreError, input_record, meta_record
 from server.tournament import events as tev

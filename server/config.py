@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from server.engine.actions import Ruleset
+from poker.actions import Ruleset
 from server.tournament.settings import Settings
 
 

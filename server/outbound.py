@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
 
 import protocol.messages as m
-from server.engine import events as ev
-from server.engine.actions import LegalActions
-from server.engine.cards import Card, card_str
-from server.engine.views import HandView
+from poker import events as ev
+from poker.actions import LegalActions
+from poker.cards import Card, card_str
+from poker.views import HandView
 from server.tournament.standings import Standing
 
 

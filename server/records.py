@@ -15,9 +15,9 @@ from typing import Any
 import attrs
 
 import protocol.messages as m
-from server.engine import events as ev
-from server.engine.actions import ActionKind
-from server.engine.cards import card_str, parse_card
+from poker import events as ev
+from poker.actions import ActionKind
+from poker.cards import card_str, parse_card
 
 _TYPES: dict[str, type[Any]] = {
     cls.__name__: cls

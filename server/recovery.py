@@ -18,9 +18,9 @@ from typing import Any
 
 import attrs
 
+from poker.actions import Action, ActionKind, IllegalAction, Ruleset
 from server.app import PlayerState, Server, apply_director
 from server.config import ServerConfig
-from server.engine.actions import Action, ActionKind, IllegalAction, Ruleset
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 

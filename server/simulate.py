@@ -25,13 +25,13 @@ from pathlib import Path
 
 import attrs
 
-from server.engine.actions import Ruleset
-from server.engine.cards import shuffled_deck
-from server.engine.hand import Hand
-from server.engine.history import HandInfo, to_phh
-from server.engine.levels import level_at
-from server.engine.policy import random_action
-from server.engine.table import Table
+from poker.actions import Ruleset
+from poker.cards import shuffled_deck
+from poker.hand import Hand
+from poker.history import HandInfo, to_phh
+from poker.levels import level_at
+from poker.policy import random_action
+from poker.table import Table
 
 STARTING_STACK = 10_000
 HANDS_PER_LEVEL = 50

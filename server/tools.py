@@ -28,11 +28,11 @@ from typing import Any, TextIO
 
 import attrs
 
+from poker.actions import Ruleset
+from poker.events import Event, HandShown, HoleCardsDealt
+from poker.history import HandInfo, HistoryError, to_phh, to_text
 from server.app import Server
 from server.config import ServerConfig
-from server.engine.actions import Ruleset
-from server.engine.events import Event, HandShown, HoleCardsDealt
-from server.engine.history import HandInfo, HistoryError, to_phh, to_text
 from server.records import event_from_json
 from server.recovery import replay_log, resume_clock, stored_config
 from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, parse_payload

@@ -19,12 +19,12 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from server.engine.actions import IllegalAction
-from server.engine.cards import shuffled_deck
-from server.engine.events import visible_to
-from server.engine.hand import Hand
-from server.engine.table import Table
-from server.engine.views import view_for
+from poker.actions import IllegalAction
+from poker.cards import shuffled_deck
+from poker.events import visible_to
+from poker.hand import Hand
+from poker.table import Table
+from poker.views import view_for
 
 from .base import Clock, Strategy, situation_from_view
 

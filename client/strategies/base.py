@@ -18,10 +18,10 @@ from typing import ClassVar
 
 import attrs
 
-from server.engine.actions import Action, ActionKind, LegalActions
-from server.engine.cards import Card
-from server.engine.events import ActionTaken, Event, Street
-from server.engine.views import HandView
+from poker.actions import Action, ActionKind, LegalActions
+from poker.cards import Card
+from poker.events import ActionTaken, Event, Street
+from poker.views import HandView
 
 __all__ = [
     "Clock",

@@ -6,7 +6,7 @@ that bets its good hands and folds its bad ones beats it, and one that bluffs lo
 
 from __future__ import annotations
 
-from server.engine.actions import Action
+from poker.actions import Action
 
 from .base import Situation, Strategy
 

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from server.engine.cards import Card
-from server.engine.evaluator import strength7
+from poker.cards import Card
+from poker.evaluator import strength7
 
 __all__ = [
     "PREFLOP_EQUITY",

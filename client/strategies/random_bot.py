@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.engine.actions import Action
-from server.engine.policy import random_action
+from poker.actions import Action
+from poker.policy import random_action
 
 from .base import Situation, Strategy
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from server.engine.actions import Action
-from server.engine.events import Street
+from poker.actions import Action
+from poker.events import Street
 
 from .base import Clock, Opponent, Situation, Strategy, bet_or_raise
 from .equity import Range, estimate_equity, preflop_percentile

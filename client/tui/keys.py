@@ -22,8 +22,8 @@ from client.tui.director import DirectorInputError, parse_command
 from client.tui.layout import focus_screen
 from client.tui.render import all_in_amount, chips, history_lines, is_my_turn
 from client.tui.state import Actions, InputMode, Overlay, Panel, PendingCommand, Tone
+from poker.actions import Action, LegalActions
 from protocol import messages as m
-from server.engine.actions import Action, LegalActions
 
 __all__ = ["create_key_bindings", "parse_raise", "quick_sizes"]
 

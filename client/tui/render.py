@@ -27,9 +27,9 @@ from client.model import ClientModel, ConnectionState, PendingTurn, TableModel
 from client.tui.canvas import Canvas, fragments_width
 from client.tui.cards import big_cards, card_back, small_card, small_cards
 from client.tui.state import InputMode, Overlay, Panel, Tone, UiState
+from poker.cards import RANK_NAMES, RANK_PLURALS, RANKS, parse_card
+from poker.evaluator import evaluate
 from protocol import messages as m
-from server.engine.cards import RANK_NAMES, RANK_PLURALS, RANKS, parse_card
-from server.engine.evaluator import evaluate
 
 Lines = list[StyleAndTextTuples]
 

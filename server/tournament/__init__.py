@@ -1,6 +1,6 @@
 """The tournament as a sans-I/O state object: registration, seating and balancing, the level
 clock, standings and the director. Driven by calls with a time value and an RNG passed in;
-no trio, no clock reads, no global random (like ``server.engine``)."""
+no trio, no clock reads, no global random (like ``poker``)."""
 
 from .director import Director
 from .errors import TournamentError

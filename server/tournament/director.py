@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from server.engine.actions import Ruleset
+from poker.actions import Ruleset
 
 from .errors import TournamentError
 from .events import (

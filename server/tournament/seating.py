@@ -25,7 +25,7 @@ from typing import TypeVar
 
 import attrs
 
-from server.engine.cards import RandomSource
+from poker.cards import RandomSource
 
 T = TypeVar("T")
 

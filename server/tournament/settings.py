@@ -13,8 +13,8 @@ from typing import Any
 
 import attrs
 
-from server.engine.actions import Ruleset
-from server.engine.levels import DEFAULT_SCHEDULE, level_at
+from poker.actions import Ruleset
+from poker.levels import DEFAULT_SCHEDULE, level_at
 
 from .errors import TournamentError
 

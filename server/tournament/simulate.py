@@ -22,9 +22,9 @@ from pathlib import Path
 
 import attrs
 
-from server.engine.cards import seeded_rng
-from server.engine.hand import Hand
-from server.engine.policy import random_action
+from poker.cards import seeded_rng
+from poker.hand import Hand
+from poker.policy import random_action
 
 from .events import FinishReason, MoveReason, PlayerMoved, TournamentEvent, TournamentFinished
 from .settings import Settings
@@ -144,7 +144,7 @@ def run_tournament(
 
 
 def _write_history(out_dir: Path, t: Tournament, table_id: int, hand: Hand) -> None:
-    from server.engine.history import HandInfo, to_phh
+    from poker.history import HandInfo, to_phh
 
     table = t.table(table_id)
     names = {seat: t.name_of(p.player_id) for seat, p in table.seats.items()}

@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from server.engine.cards import Card, RandomSource, shuffled_deck
-from server.engine.hand import Hand
-from server.engine.table import Table
+from poker.cards import Card, RandomSource, shuffled_deck
+from poker.hand import Hand
+from poker.table import Table
 
 from .clock import LevelClock
 from .director import Director

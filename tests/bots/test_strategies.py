@@ -24,12 +24,12 @@ from client.strategies.equity import (
     preflop_equity,
     preflop_percentile,
 )
-from server.engine.actions import Action, ActionKind, IllegalAction, Ruleset
-from server.engine.cards import parse_cards, shuffled_deck
-from server.engine.events import Street, visible_to
-from server.engine.hand import Hand
-from server.engine.policy import random_action
-from server.engine.views import view_for
+from poker.actions import Action, ActionKind, IllegalAction, Ruleset
+from poker.cards import parse_cards, shuffled_deck
+from poker.events import Street, visible_to
+from poker.hand import Hand
+from poker.policy import random_action
+from poker.views import view_for
 
 SEED = 20240601
 ITERATIONS = 100  # Monte Carlo deals per solid decision in tests (the default is 400)

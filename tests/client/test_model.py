@@ -14,10 +14,10 @@ from client.model import (
     situation_from_model,
 )
 from client.strategies import make_strategy
+from poker.actions import Action, ActionKind
+from poker.cards import parse_card
+from poker.events import Street
 from protocol import messages as m
-from server.engine.actions import Action, ActionKind
-from server.engine.cards import parse_card
-from server.engine.events import Street
 
 from .fakeserver import TOKEN, heads_up_snapshot, seat, welcome
 

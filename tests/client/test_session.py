@@ -10,8 +10,8 @@ import trio.testing
 
 from client.model import ConnectionState
 from client.session import ClientSession, SessionRefused, choose_version, open_session
+from poker.actions import Action
 from protocol import messages as m
-from server.engine.actions import Action
 
 from .fakeserver import HELLO, TOKEN, Peer, fake_server, heads_up_snapshot, welcome, your_turn
 

@@ -1,7 +1,7 @@
 """docs/protocol.md: its generated sections are current, its examples are real messages.
 
 The generated sections (reference, error codes, transcript, ...) must equal what
-``server.docgen`` produces now; every ```json block must decode with the protocol codec
+``tools.docgen`` produces now; every ```json block must decode with the protocol codec
 and validate against docs/protocol.schema.json; and the transcript must replay: every
 line a connection sent or received in it decodes, in ``seq`` order.
 """
@@ -19,13 +19,13 @@ import pytest
 
 import protocol.messages as m
 from protocol.codec import decode_client, decode_server, encode
-from server import docgen
-from server.transcript import RECEIVED, SENT, TOKEN_MASK
+from tools import docgen
+from tools.transcript import RECEIVED, SENT, TOKEN_MASK
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
 SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
-STALE = "docs/protocol.md is stale: run python -m server.docgen"
+STALE = "docs/protocol.md is stale: run python -m tools.docgen"
 
 
 def doc_text() -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from server.engine.cards import (
+from poker.cards import (
     FULL_DECK,
     CardError,
     RandomSource,

@@ -15,8 +15,8 @@ import pytest
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
-from server.engine.cards import FULL_DECK, card_str, parse_cards
-from server.engine.evaluator import (
+from poker.cards import FULL_DECK, card_str, parse_cards
+from poker.evaluator import (
     Category,
     HandValue,
     category_of,

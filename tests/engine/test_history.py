@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 import pokerkit
 import pytest
 
-from server.engine.actions import Action, Ruleset
-from server.engine.cards import FULL_DECK, Card, parse_cards
-from server.engine.events import BlindPosted
-from server.engine.hand import Hand
-from server.engine.history import HandInfo, HistoryError, to_phh, to_text, toml_dumps
-from server.engine.table import Table
+from poker.actions import Action, Ruleset
+from poker.cards import FULL_DECK, Card, parse_cards
+from poker.events import BlindPosted
+from poker.hand import Hand
+from poker.history import HandInfo, HistoryError, to_phh, to_text, toml_dumps
+from poker.table import Table
 from server.simulate import SimulationConfig, simulate_table
 from tests.engine.test_referee import replay_phh
 

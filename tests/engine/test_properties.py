@@ -25,10 +25,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from server.engine.actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
-from server.engine.cards import FULL_DECK, Card, parse_cards, shuffled_deck
-from server.engine.evaluator import evaluate
-from server.engine.events import (
+from poker.actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
+from poker.cards import FULL_DECK, Card, parse_cards, shuffled_deck
+from poker.evaluator import evaluate
+from poker.events import (
     ActionTaken,
     BlindPosted,
     BoardDealt,
@@ -39,8 +39,8 @@ from server.engine.events import (
     Street,
     UncalledBetReturned,
 )
-from server.engine.hand import Hand
-from server.engine.table import Table
+from poker.hand import Hand
+from poker.table import Table
 
 PROPERTY_SETTINGS = settings(
     max_examples=250,

@@ -1,7 +1,7 @@
 """An independent referee: pokerkit replays our hands and must reach the same final stacks.
 
 Each hand is dealt and played by our engine (random seats, stacks and blinds, the random
-policy, a seeded RNG), exported as PHH by ``server.engine.history``, loaded back with
+policy, a seeded RNG), exported as PHH by ``poker.history``, loaded back with
 ``pokerkit.HandHistory.loads`` and replayed on a fresh ``pokerkit`` state one action at
 a time with ``pokerkit.notation.parse_action``, warnings as errors. We never iterate the
 ``HandHistory``: that fills in missing actions (auto check/fold) and would hide a bad
@@ -48,13 +48,13 @@ import pokerkit
 import pytest
 from pokerkit.notation import parse_action
 
-from server.engine.actions import Ruleset
-from server.engine.cards import shuffled_deck
-from server.engine.events import ActionTaken, BlindPosted, HandShown, PotAwarded
-from server.engine.hand import Hand
-from server.engine.history import HandInfo, to_phh
-from server.engine.levels import level_at
-from server.engine.policy import random_action
+from poker.actions import Ruleset
+from poker.cards import shuffled_deck
+from poker.events import ActionTaken, BlindPosted, HandShown, PotAwarded
+from poker.hand import Hand
+from poker.history import HandInfo, to_phh
+from poker.levels import level_at
+from poker.policy import random_action
 
 HANDS = 1100  # per ruleset; at least 1,000 must be compared to the chip
 MAX_SHORT_BB_SKIPS = 0.03  # of all hands

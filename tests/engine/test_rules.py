@@ -14,9 +14,9 @@ from typing import TypeVar
 
 import pytest
 
-from server.engine.actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
-from server.engine.cards import FULL_DECK, Card, parse_cards
-from server.engine.events import (
+from poker.actions import Action, ActionKind, IllegalAction, LegalActions, Ruleset
+from poker.cards import FULL_DECK, Card, parse_cards
+from poker.events import (
     ActionTaken,
     BlindPosted,
     BoardDealt,
@@ -28,10 +28,10 @@ from server.engine.events import (
     UncalledBetReturned,
     visible_to,
 )
-from server.engine.hand import Hand
-from server.engine.levels import DEFAULT_SCHEDULE, level_at
-from server.engine.table import Table
-from server.engine.views import view_for
+from poker.hand import Hand
+from poker.levels import DEFAULT_SCHEDULE, level_at
+from poker.table import Table
+from poker.views import view_for
 from server.tournament.settings import Settings
 
 # --- Stacked decks and small helpers ----------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.engine.actions import Ruleset
+from poker.actions import Ruleset
 from server.simulate import ChipsNotConserved, SimulationConfig, simulate_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ def test_busted_players_are_rebought_and_every_hand_is_checked() -> None:
 
 
 def test_a_lost_chip_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    from server.engine.table import Table
+    from poker.table import Table
 
     real = Table.finish_hand
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 import trio
 
 import protocol.messages as m
-from server.engine.cards import card_str
+from poker.cards import card_str
 from tests.persistence.harness import (
     REPO,
     Bot,

@@ -35,11 +35,11 @@ import pytest
 import trio
 from pokerkit.notation import HandHistory, parse_action
 
+from poker.actions import Action, Ruleset
+from poker.cards import parse_cards, shuffled_deck
+from poker.events import ActionTaken, Event, HandStarted, PotAwarded
+from poker.hand import Hand
 from server.config import ServerConfig
-from server.engine.actions import Action, Ruleset
-from server.engine.cards import parse_cards, shuffled_deck
-from server.engine.events import ActionTaken, Event, HandStarted, PotAwarded
-from server.engine.hand import Hand
 from server.records import event_to_json
 from server.recovery import open_server
 from server.store import Record, Store, meta_record

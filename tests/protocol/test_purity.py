@@ -26,9 +26,23 @@ def test_protocol_imports_nothing_impure() -> None:
 def test_every_public_class_has_a_docstring() -> None:
     import inspect
 
-    from protocol import codec, compiled, errors, framing, jsontext, messages, schema
+    from protocol import (
+        client_messages,
+        codec,
+        commands,
+        compiled,
+        errors,
+        fields,
+        framing,
+        jsontext,
+        messages,
+        parts,
+        schema,
+        server_messages,
+    )
 
-    for module in (codec, compiled, errors, framing, jsontext, messages, schema):
+    for module in (client_messages, codec, commands, compiled, errors, fields, framing, jsontext,
+                   messages, parts, schema, server_messages):
         assert module.__doc__, module.__name__
         for name, obj in vars(module).items():
             if inspect.isclass(obj) and obj.__module__ == module.__name__ and not name.startswith("_"):

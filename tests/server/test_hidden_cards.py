@@ -27,11 +27,11 @@ import pytest
 import trio
 
 import protocol.messages as m
+from poker import events as ev
+from poker.cards import card_str
+from poker.hand import Hand
 from protocol.codec import stamp
 from server.app import Client, Server
-from server.engine import events as ev
-from server.engine.cards import card_str
-from server.engine.hand import Hand
 from server.recovery import open_server
 from tests.server.harness import BotResult, fast_config, joined, play, pusher, running
 from tests.server.rawclient import RawClient

@@ -8,9 +8,9 @@ from typing import Any
 import trio
 
 import protocol.messages as m
+from poker import events as ev
+from poker.hand import Hand
 from server.app import Server
-from server.engine import events as ev
-from server.engine.hand import Hand
 from tests.server.harness import BotResult, fast_config, joined, play, pusher, running
 
 PLAYERS = 20

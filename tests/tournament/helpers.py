@@ -7,10 +7,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from server.engine.actions import Action, LegalActions
-from server.engine.cards import FULL_DECK, Card, parse_cards, seeded_rng
-from server.engine.hand import Hand
-from server.engine.policy import random_action
+from poker.actions import Action, LegalActions
+from poker.cards import FULL_DECK, Card, parse_cards, seeded_rng
+from poker.hand import Hand
+from poker.policy import random_action
 from server.tournament import Settings, Tournament, TournamentEvent
 from server.tournament.seating import TableLoad, fits_in_fewer
 

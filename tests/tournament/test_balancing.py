@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine.hand import Hand
+from poker.hand import Hand
 from server.tournament import (
     MoveReason,
     PlayerMoved,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine.actions import Ruleset
-from server.engine.cards import seeded_rng
+from poker.actions import Ruleset
+from poker.cards import seeded_rng
 from server.tournament import (
     Announcement,
     ChipsCorrected,

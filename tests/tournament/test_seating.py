@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine.cards import seeded_rng
+from poker.cards import seeded_rng
 from server.tournament.seating import (
     BreakTable,
     MoveOne,

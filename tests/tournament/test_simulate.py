@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.engine.hand import Hand
+from poker.hand import Hand
 from server.tournament import FinishReason, PlayerEliminated, Tournament, TournamentEvent
 from server.tournament.simulate import format_run, main, run_tournament
 

@@ -1,6 +1,6 @@
 """An annotated transcript of one complete real hand, as two players and a spectator saw it.
 
-``python -m server.transcript`` prints it as Markdown; ``server.docgen`` puts it into
+``python -m tools.transcript`` prints it as Markdown; ``tools.docgen`` puts it into
 docs/protocol.md. Nothing here is made up: a real ``Server`` runs in-process on a TCP
 port, two plain TCP clients join and play one scripted heads-up hand to the end of the
 tournament, a third connection watches, and every line each connection sent (→) and
@@ -517,7 +517,7 @@ def markdown(rec: Recording) -> str:
     big = next(name for seat, name in rec.seats.items() if seat != rec.button)
     seat_list = ", ".join(f"{name} in seat {seat}" for seat, name in sorted(rec.seats.items()))
     intro = (
-        f"A real run of `python -m server.transcript` (seed {SEED}): a server with "
+        f"A real run of `python -m tools.transcript` (seed {SEED}): a server with "
         f"{c.starting_stack} chips each, blinds {small}/{big_blind}, starting when "
         f"{c.start_at} players have joined; Alice joins, then Bob. The seating puts "
         f"{seat_list}; {button} has the button. The hand: {button} raises (after one "

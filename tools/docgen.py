@@ -1,6 +1,6 @@
 """The generated sections of docs/protocol.md: message reference, error codes, transcript.
 
-``python -m server.docgen`` rewrites, in place, each section of docs/protocol.md between
+``python -m tools.docgen`` rewrites, in place, each section of docs/protocol.md between
 ``<!-- BEGIN GENERATED: name -->`` and ``<!-- END GENERATED: name -->``; everything
 outside the markers is written by hand and left alone. ``tests/docs`` fails when a
 section differs from what this module produces now.
@@ -11,7 +11,7 @@ section differs from what this module produces now.
 - ``conventions`` and ``versioning``: from the module docstring of ``protocol.messages``.
 - ``limits``: the server's limits and their defaults (``server.config.ServerConfig``).
 - ``errors``: ``protocol.errors.ERROR_CODES``, the fatal ones marked.
-- ``transcript``: ``server.transcript``, a real hand played against a real server.
+- ``transcript``: ``tools.transcript``, a real hand played against a real server.
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def reference() -> str:
     out = [
         _para(
             "Generated from `protocol/messages.py` and `protocol/examples.py` by "
-            "`python -m server.docgen`. Examples are shown indented when they are long; "
+            "`python -m tools.docgen`. Examples are shown indented when they are long; "
             "on the wire every message is one line. In a client message a field marked "
             "optional may be left out (it then takes its default); a server message "
             "always carries every field, null included, and `seq`."
@@ -424,7 +424,7 @@ def limits() -> str:
 
 
 def transcript() -> str:
-    from server import transcript as t
+    from tools import transcript as t
 
     return t.markdown(t.run())
 
@@ -477,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     new = replace(text, generate())
     if "--check" in args:
         if new != text:
-            print(f"{DOC} is stale: run python -m server.docgen", file=sys.stderr)
+            print(f"{DOC} is stale: run python -m tools.docgen", file=sys.stderr)
             return 1
         return 0
     if new != text:

@@ -1,0 +1,183 @@
+"""The director's commands: the ``command`` of a ``director_command``, tagged by ``"op"``."""
+
+from typing import ClassVar, Literal
+
+import attrs
+
+from protocol.fields import (
+    Message,
+    Reason,
+    RuleError,
+    Timestamp,
+)
+from protocol.parts import (
+    ScheduleLevel,
+)
+
+# =====================================================================================
+# Director commands (the "command" of a director_command, tagged by "op")
+# =====================================================================================
+
+
+@attrs.frozen(kw_only=True)
+class StartCommand:
+    """Close registration, seat everyone and deal the first hands."""
+
+    TYPE: ClassVar[str] = "start"
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class PauseCommand:
+    """Pause the tournament: each table stops when its current hand ends; clocks stop."""
+
+    TYPE: ClassVar[str] = "pause"
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class ResumeCommand:
+    """Resume a paused tournament."""
+
+    TYPE: ClassVar[str] = "resume"
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class SetLevelCommand:
+    """Jump to a blind level; it applies from each table's next hand.
+
+    Attributes:
+        index: level index in the schedule, from 0
+    """
+
+    TYPE: ClassVar[str] = "set_level"
+    index: int
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class SetScheduleCommand:
+    """Replace the blind schedule; the current level index is kept.
+
+    Attributes:
+        levels: the new schedule, first level first
+    """
+
+    TYPE: ClassVar[str] = "set_schedule"
+    levels: tuple[ScheduleLevel, ...]
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class SetOptionsCommand:
+    """Change tournament options; a null option stays as it is.
+
+    Attributes:
+        action_seconds: the action clock per decision
+        time_bank_seconds: each player's time bank, used after the action clock
+        reconnect_grace_seconds: how long the server waits for a dropped connection
+            before it announces the player as disconnected
+        chat: whether player chat is allowed
+        ruleset: the minimum-raise rule: hickory (every raise adds at least the big
+            blind) or standard (at least the largest raise this round)
+        level_minutes: switch to levels by time, of this many minutes
+        hands_per_level: switch to levels by hands, of this many hands per table
+    """
+
+    TYPE: ClassVar[str] = "set_options"
+    action_seconds: int | None = None
+    time_bank_seconds: int | None = None
+    reconnect_grace_seconds: int | None = None
+    chat: bool | None = None
+    ruleset: Literal["hickory", "standard"] | None = None
+    level_minutes: int | None = None
+    hands_per_level: int | None = None
+    reason: Reason
+
+    def __attrs_post_init__(self) -> None:
+        if self.level_minutes is not None and self.hands_per_level is not None:
+            raise RuleError("hands_per_level", "give level_minutes or hands_per_level, not both")
+
+
+@attrs.frozen(kw_only=True)
+class SetDeadlineCommand:
+    """Set or clear the time the tournament should end by.
+
+    Attributes:
+        deadline: ISO 8601 time, or null to clear it
+    """
+
+    TYPE: ClassVar[str] = "set_deadline"
+    deadline: Timestamp | None
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class MovePlayerCommand:
+    """Move a player to another table (at the end of their current hand).
+
+    Attributes:
+        table: the destination table
+        seat: the destination seat, or null for any free seat
+    """
+
+    TYPE: ClassVar[str] = "move_player"
+    player_id: int
+    table: int
+    seat: int | None = None
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class RemovePlayerCommand:
+    """Remove a player from the tournament (their chips leave play)."""
+
+    TYPE: ClassVar[str] = "remove_player"
+    player_id: int
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class AdjustChipsCommand:
+    """Set a player's stack (applied between hands).
+
+    Attributes:
+        chips: the new stack, not a difference, so repeating the command is harmless
+    """
+
+    TYPE: ClassVar[str] = "adjust_chips"
+    player_id: int
+    chips: int
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class AnnounceCommand:
+    """Send an announcement to everyone.
+
+    Attributes:
+        text: the announcement
+    """
+
+    TYPE: ClassVar[str] = "announce"
+    text: Message
+    reason: Reason
+
+
+Command = (
+    StartCommand
+    | PauseCommand
+    | ResumeCommand
+    | SetLevelCommand
+    | SetScheduleCommand
+    | SetOptionsCommand
+    | SetDeadlineCommand
+    | MovePlayerCommand
+    | RemovePlayerCommand
+    | AdjustChipsCommand
+    | AnnounceCommand
+)
+COMMAND_TAG = "op"
+
+

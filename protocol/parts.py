@@ -1,0 +1,303 @@
+"""Nested objects inside messages (no ``"type"``): seats, pots, levels, places, hand records."""
+
+from typing import Literal
+
+import attrs
+
+from protocol.fields import (
+    ActionKind,
+    Card,
+    Name,
+    ServerText,
+    Street,
+)
+
+# =====================================================================================
+# Parts (nested objects, no "type")
+# =====================================================================================
+
+
+@attrs.frozen(kw_only=True)
+class Level:
+    """A blind level: its position in the schedule and its blinds.
+
+    Attributes:
+        index: position in the schedule, from 0
+    """
+
+    index: int
+    small_blind: int
+    big_blind: int
+
+
+@attrs.frozen(kw_only=True)
+class ScheduleLevel:
+    """One level of the blind schedule. A level lasts ``minutes`` or ``hands``, not both.
+
+    Attributes:
+        minutes: length of the level in minutes (null if counted in hands)
+        hands: length of the level in hands per table (null if counted in minutes)
+    """
+
+    small_blind: int
+    big_blind: int
+    minutes: int | None = None
+    hands: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class LobbyPlayer:
+    """One entrant as the lobby shows them.
+
+    Attributes:
+        chips: total chips (0 once eliminated)
+        table: table number, null if not seated
+        seat: seat number, null if not seated
+        status: waiting (registered, not seated yet), playing, sitting_out, disconnected
+            or eliminated
+    """
+
+    player_id: int
+    name: Name
+    chips: int
+    table: int | None
+    seat: int | None
+    status: Literal["waiting", "playing", "sitting_out", "disconnected", "eliminated"]
+
+
+@attrs.frozen(kw_only=True)
+class LobbyTable:
+    """A table in play and who sits there.
+
+    Attributes:
+        players: player ids seated at this table
+    """
+
+    table: int
+    players: tuple[int, ...]
+
+
+@attrs.frozen(kw_only=True)
+class SeatView:
+    """One occupied seat as this connection may see it.
+
+    Attributes:
+        bet: chips put in during the current betting round
+        folded: has folded this hand
+        sitting_out: is sitting out (blinds are posted and hands folded for them)
+        connected: has a live connection
+        cards: hole cards if this connection may see them (its own, or shown at showdown),
+            else null. A seat that has not folded in a running hand holds two cards.
+    """
+
+    seat: int
+    player_id: int
+    name: Name
+    stack: int
+    bet: int
+    folded: bool
+    all_in: bool
+    sitting_out: bool
+    connected: bool
+    cards: tuple[Card, ...] | None
+
+
+@attrs.frozen(kw_only=True)
+class Pot:
+    """A pot and the seats that can win it (main pot first, then side pots).
+
+    Attributes:
+        amount: chips in this pot
+        eligible: seats that can win this pot
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@attrs.frozen(kw_only=True)
+class SeatStack:
+    """A seat's stack at a moment named by the enclosing message."""
+
+    seat: int
+    stack: int
+
+
+@attrs.frozen(kw_only=True)
+class Winner:
+    """A seat's share of one pot.
+
+    Attributes:
+        amount: chips this seat wins from the pot
+    """
+
+    seat: int
+    amount: int
+
+
+@attrs.frozen(kw_only=True)
+class Legal:
+    """The legal actions now, from the engine's own query (the same one that validates).
+
+    Attributes:
+        fold: folding is allowed
+        check: checking is allowed
+        call: chips you would add to call, or null if there is nothing to call. If it is
+            all your chips, calling puts you all in.
+        min_raise_to: smallest legal bet/raise *to* total, or null if you cannot bet or
+            raise. If your stack is short of a full raise this equals max_raise_to.
+        max_raise_to: largest legal bet/raise *to* total (your all-in), or null
+    """
+
+    fold: bool
+    check: bool
+    call: int | None
+    min_raise_to: int | None
+    max_raise_to: int | None
+
+
+@attrs.frozen(kw_only=True)
+class Place:
+    """A line of the standings.
+
+    Attributes:
+        place: 1 is the leader (or winner); eliminated players keep the place they
+            finished in
+        chips: chips now (0 if eliminated)
+        eliminated_in_hand: hand number of the elimination, null if still playing
+    """
+
+    place: int
+    player_id: int
+    name: Name
+    chips: int
+    eliminated_in_hand: int | None
+
+
+@attrs.frozen(kw_only=True)
+class HandPlayer:
+    """A player dealt into a recorded hand.
+
+    Attributes:
+        stack: chips at the start of the hand, before blinds
+    """
+
+    seat: int
+    player_id: int
+    name: Name
+    stack: int
+
+
+@attrs.frozen(kw_only=True)
+class BlindPost:
+    """A blind posted in a recorded hand.
+
+    Attributes:
+        blind: which blind
+        amount: chips posted (less than the blind if it put the player all in)
+    """
+
+    seat: int
+    blind: Literal["small", "big"]
+    amount: int
+    all_in: bool
+
+
+@attrs.frozen(kw_only=True)
+class HandAction:
+    """One action in a recorded hand.
+
+    Attributes:
+        street: betting round of the action
+        action: what the player did
+        amount: chips put in by this action
+        to: the player's total bet in this betting round after the action
+        automatic: the server acted for the player (clock ran out, sitting out,
+            disconnected)
+    """
+
+    street: Street
+    seat: int
+    action: ActionKind
+    amount: int
+    to: int
+    all_in: bool
+    automatic: bool
+
+
+@attrs.frozen(kw_only=True)
+class ShownHand:
+    """Cards shown at showdown in a recorded hand.
+
+    Attributes:
+        hand_name: the hand they make, e.g. "Two pair, aces and kings"; null if the hand
+            ended before it was complete
+    """
+
+    seat: int
+    cards: tuple[Card, ...]
+    hand_name: ServerText | None
+
+
+@attrs.frozen(kw_only=True)
+class PotResult:
+    """How one pot of a recorded hand was split.
+
+    Attributes:
+        pot: pot index, 0 for the main pot
+        amount: chips in the pot
+        winners: who won what
+        hand_name: the winning hand, e.g. "Flush, ace high"; null when won without a
+            showdown
+        remainder_carried: odd chips that could not be split evenly and are carried
+            into the next hand
+    """
+
+    pot: int
+    amount: int
+    winners: tuple[Winner, ...]
+    hand_name: ServerText | None = None
+    remainder_carried: int
+
+
+@attrs.frozen(kw_only=True)
+class HandRecord:
+    """A finished hand as the requester may see it.
+
+    Your own hole cards are included even if you folded; other players' cards only if
+    they were shown at showdown.
+
+    Attributes:
+        level: blind level index
+        button: seat of the button
+        carried_in: odd chips carried in from the previous hand
+        players: who was dealt in, with starting stacks
+        blinds: blinds posted
+        actions: every action in order, automatic ones marked
+        shown: hands shown at showdown
+        your_seat: the requester's seat in this hand, null if not dealt in
+        your_cards: the requester's hole cards, null if not dealt in
+        results: how each pot was split
+        carried_out: odd chips carried into the next hand
+        stacks: stacks at the end of the hand
+    """
+
+    table: int
+    hand_no: int
+    level: int
+    button: int
+    small_blind: int
+    big_blind: int
+    carried_in: int
+    players: tuple[HandPlayer, ...]
+    blinds: tuple[BlindPost, ...]
+    actions: tuple[HandAction, ...]
+    board: tuple[Card, ...]
+    shown: tuple[ShownHand, ...]
+    your_seat: int | None
+    your_cards: tuple[Card, ...] | None
+    results: tuple[PotResult, ...]
+    carried_out: int
+    stacks: tuple[SeatStack, ...]
+
+

@@ -34,6 +34,7 @@ from poker.events import ActionTaken  # noqa: E402
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.framing import LineBuffer  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
+from server.house import Watcher
 from server.recovery import open_server  # noqa: E402
 
 SEATS = 6
@@ -96,14 +97,13 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
     if store is not None:
         store._conn.execute(f"PRAGMA synchronous={synchronous}")
     counter = Counter()
-    broadcast = server.broadcast_hand_events
 
-    def counting(table_id: int, hand: Any, events: Any) -> None:
-        if counter.counting:
-            counter.actions += sum(1 for e in events if isinstance(e, ActionTaken))
-        broadcast(table_id, hand, events)
+    class Counting(Watcher):
+        def hand_events(self, table_id: int, hand: Any, events: Any) -> None:
+            if counter.counting:
+                counter.actions += sum(1 for e in events if isinstance(e, ActionTaken))
 
-    server.broadcast_hand_events = counting  # type: ignore[method-assign]
+    server.watchers.append(Counting())
     bots: subprocess.Popen[bytes] | None = None
     try:
         async with trio.open_nursery() as nursery:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -221,8 +222,12 @@ async def _play(args: argparse.Namespace, host: str, port: int) -> int:
         for i, name in enumerate(names)
     ]
     async with trio.open_nursery() as nursery:
-        for b in bots:
-            nursery.start_soon(b.run)
+        if args.until_stdin_closes:
+            nursery.start_soon(_cancel_when_stdin_closes, nursery.cancel_scope)
+        async with trio.open_nursery() as players:
+            for b in bots:
+                players.start_soon(b.run)
+        nursery.cancel_scope.cancel()
     status = 0
     for b in bots:
         if b.refused is not None:
@@ -233,6 +238,15 @@ async def _play(args: argparse.Namespace, host: str, port: int) -> int:
         else:
             print(f"{b.name}: place {b.place}")
     return status
+
+
+async def _cancel_when_stdin_closes(scope: trio.CancelScope) -> None:
+    """End the bots when the parent that started them is gone (its end of the pipe closed)."""
+    stdin = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
+    async with stdin:
+        while await stdin.receive_some(1024):
+            pass
+    scope.cancel()
 
 
 async def _load(args: argparse.Namespace, host: str, port: int) -> int:
@@ -252,7 +266,8 @@ def _address(text: str) -> tuple[str, int]:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", type=_address, metavar="HOST[:PORT]",
                    help=f"the server (port {DEFAULT_PORT} if not given)")
-    p.add_argument("--password", help="the tournament password, if it has one")
+    p.add_argument("--password", default=os.environ.get("HICKORY_PASSWORD"),
+                   help="the tournament password, if it has one (default: $HICKORY_PASSWORD)")
     p.add_argument("--seed", type=int, help="seed the bots' randomness (repeatable play)")
     p.add_argument("-v", "--verbose", action="store_true", help="log warnings and connections")
 
@@ -271,6 +286,8 @@ def _play_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.0, help="seconds to wait before each action")
     p.add_argument("--token-dir", type=Path,
                    help="keep each bot's session token here, so a restarted bot resumes its seat")
+    # For a parent that runs the bots (hickory-server --bots): stop when it goes away.
+    p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     return p
 
 

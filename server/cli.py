@@ -41,7 +41,7 @@ def _subcommands() -> list[Subcommand]:
     except ImportError:
         subs.append(("simulate", *with_tournament_mode(None, None)))  # --tournament only
     try:
-        from server.tools import (
+        from server.reports import (
             add_history_arguments,
             add_standings_arguments,
             run_history,

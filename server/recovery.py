@@ -19,8 +19,10 @@ from typing import Any
 import attrs
 
 from poker.actions import Action, ActionKind, IllegalAction, Ruleset
-from server.app import PlayerState, Server, apply_director
+from server.app import Server
+from server.clients import PlayerState
 from server.config import ServerConfig
+from server.directing import apply_director
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 
@@ -112,7 +114,7 @@ def replay_log(
 ) -> None:
     """Feed logged inputs ``(seq, kind, table_id, payload)`` to ``server``'s fresh tournament.
 
-    The one replay path, for start-up and for the read-only tools (``server/tools.py``),
+    The one replay path, for start-up and for the read-only tools (``server/reports.py``),
     which pass no ``on_void`` (they never write) and may watch each step with ``after``.
     """
     t = server.tournament

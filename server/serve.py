@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
+import subprocess
 import sys
-from pathlib import Path
 
 import trio
 
@@ -42,17 +43,7 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             print(f"  director secret: {server.director_secret}", flush=True)
             print(f"  database: {config.db if config.db is not None else '(none: nothing is kept)'}", flush=True)
         if config.bots:
-            from client.bot import run_bot
-
-            # Bots keep their session tokens beside the database, so after a restart they
-            # resume their seats like any player instead of being refused as "name taken".
-            token_dir = Path(f"{config.db}.bots") if config.db is not None else None
-            if token_dir is not None:
-                token_dir.mkdir(mode=0o700, exist_ok=True)
-            for i in range(config.bots):
-                name = f"bot-{i + 1}"
-                token_file = token_dir / f"{name}.token" if token_dir is not None else None
-                nursery.start_soon(_bot, run_bot, port, name, config.bot_strategy, token_file)
+            nursery.start_soon(run_bots, config, port)
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
                 log.info("received %s: shutting down", signal.Signals(signum).name)
@@ -61,11 +52,41 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
                 break
 
 
-async def _bot(run_bot: object, port: int, name: str, strategy: str, token_file: Path | None) -> None:
+def bot_command(config: ServerConfig, port: int) -> list[str]:
+    """``hickory-bot`` for the built-in bots: ordinary clients, dialling the address the
+    server listens on (loopback when it listens on every address), with its password."""
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(config.host, config.host)
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    cmd = [sys.executable, "-m", "client.botcli", address, "--name", "bot", "--count", str(config.bots),
+           "--strategy", config.bot_strategy, "--until-stdin-closes"]
+    if config.db is not None:
+        # Bots keep their session tokens beside the database, so after a restart they
+        # resume their seats like any player instead of being refused as "name taken".
+        cmd += ["--token-dir", f"{config.db}.bots"]
+    return cmd
+
+
+async def run_bots(config: ServerConfig, port: int) -> None:
+    """Run the built-in bots in a child process until the server stops.
+
+    The server never imports the client: the bots are a separate program that joins like
+    anyone else. The child watches its standard input, a pipe only this process holds,
+    so it ends with the server even when the server is killed (kill -9 included) and can
+    never fight a restarted server's bots for their seats.
+    """
+    env = dict(os.environ)
+    if config.password is not None:
+        env["HICKORY_PASSWORD"] = config.password  # not on the command line, where ps shows it
+    proc = await trio.lowlevel.open_process(bot_command(config, port), stdin=subprocess.PIPE, env=env)
     try:
-        await run_bot("127.0.0.1", port, name, strategy, token_file=token_file)  # type: ignore[operator]
-    except Exception:
-        log.exception("built-in bot %s stopped", name)
+        await proc.wait()
+        if proc.returncode:
+            log.warning("the built-in bots stopped (exit status %s)", proc.returncode)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            with trio.CancelScope(shield=True):
+                await proc.wait()
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -402,8 +402,8 @@ _LIMITS: list[tuple[str, str, str]] = [
 
 
 def limits() -> str:
-    from server.app import HISTORY_MAX
     from server.config import ServerConfig
+    from server.queries import HISTORY_MAX
 
     defaults = ServerConfig()
     out = ["| setting | default | what it bounds | past it |", "|---|---|---|---|"]

@@ -20,7 +20,6 @@ equals the chips issued.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -37,9 +36,7 @@ from .events import (
     TournamentEvent,
 )
 from .settings import Settings
-
-if TYPE_CHECKING:
-    from .tournament import Tournament
+from .tournament import Tournament
 
 Events = list[TournamentEvent]
 

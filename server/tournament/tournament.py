@@ -13,7 +13,7 @@ each is atomic):
   engine, then ``end_hand(t, now)``. Tables play concurrently: table 2 may deal while
   table 1 is mid-hand.
 - coordinator: ``tick(now)`` about once a second (level changes, the deadline), and the
-  director's operations through ``tournament.director``.
+  director's operations through ``Director(tournament)`` (``director.py``).
 
 Seats change only at tables between hands. ``end_hand`` is where a table becomes free, so
 that is where busts are placed, players waiting for this table sit down, deferred director
@@ -35,7 +35,6 @@ from poker.hand import Hand
 from poker.table import Table
 
 from .clock import LevelClock
-from .director import Director
 from .errors import TournamentError
 from .events import (
     ClockPaused,
@@ -138,7 +137,6 @@ class Tournament:
         self.deadline_passed = False
         self.audit_log: list[DirectorAction] = []  # every director operation, in order
         self.result: TournamentFinished | None = None
-        self.director = Director(self)
         self._entrants: dict[str, _Entrant] = {}
         self._left = 0  # entrants not out: ``len(players_in())`` without the walk
         self._incoming: dict[int, list[_Arrival]] = {}

@@ -27,7 +27,8 @@ import trio
 
 import protocol.messages as m
 from server.app import Server
-from server.tools import load_server, open_readonly
+from server.reports import load_server, open_readonly
+from server.snapshots import snapshot_for
 from tests.server.rawclient import RawClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -320,7 +321,7 @@ def stored_table_states(db: Path) -> set[tuple[Any, ...]]:
 
     def watch(server: Server, seq: int, kind: str, table_id: int | None) -> None:
         for tid in server.tournament.table_ids():
-            states.add(snapshot_key(server.snapshot_for(nobody, tid)))  # type: ignore[arg-type]
+            states.add(snapshot_key(snapshot_for(server, nobody, tid)))  # type: ignore[arg-type]
 
     db_server(db, watch=watch)
     return states

@@ -42,8 +42,8 @@ from poker.hand import Hand
 from server.config import ServerConfig
 from server.records import event_to_json
 from server.recovery import open_server
+from server.reports import StoredHand, export_history, open_readonly, read_hands
 from server.store import Record, Store, meta_record
-from server.tools import StoredHand, export_history, open_readonly, read_hands
 from tests.persistence.harness import Bot
 
 

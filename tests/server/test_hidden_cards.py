@@ -31,7 +31,9 @@ from poker import events as ev
 from poker.cards import card_str
 from poker.hand import Hand
 from protocol.codec import stamp
-from server.app import Client, Server
+from server.app import Server
+from server.clients import Client
+from server.house import Watcher
 from server.recovery import open_server
 from tests.server.harness import BotResult, fast_config, joined, play, pusher, running
 from tests.server.rawclient import RawClient
@@ -64,14 +66,15 @@ class Truth:
         return {e.seat for e in self.hand.events if isinstance(e, ev.HandShown)}
 
 
-class WatchedServer(Server):
+class WatchedServer(Server, Watcher):
     """Records the truth of every hand before any of its lines are sent."""
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
+        self.watchers.append(self)
         self.truth: dict[int, Truth] = {}
 
-    def broadcast_hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
+    def hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
         if hand.hand_no not in self.truth:
             seats = self.tournament.table(table_id).seats
             self.truth[hand.hand_no] = Truth(
@@ -79,7 +82,6 @@ class WatchedServer(Server):
                 hole={s: frozenset(card_str(c) for c in hand.hole_cards(s)) for s in hand.seats},
                 players={s: seats[s].player_id for s in hand.seats},
             )
-        super().broadcast_hand_events(table_id, hand, events)
 
 
 @attrs.define
@@ -235,6 +237,7 @@ async def test_history_shows_only_own_and_shown_cards(
     watched.__class__ = WatchedServer
     assert isinstance(watched, WatchedServer)
     watched.truth = {}
+    watched.watchers.append(watched)
     recorder = Recorder(server=watched)
     recorder.install(monkeypatch)
     results = [BotResult(name=f"hh{i}") for i in range(4)]

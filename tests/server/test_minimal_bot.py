@@ -11,10 +11,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import trio
 
 from server.app import Server
+from server.house import Watcher
+from server.snapshots import standings_message
 from tests.server.harness import fast_config, running
 
 BOT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "minimal_bot.py"
@@ -33,19 +36,21 @@ def test_the_example_is_short_and_standard_library_only() -> None:
     assert {"socket", "json"} <= imported
 
 
-class DroppingServer(Server):
+class DroppingServer(Server, Watcher):
     """Cuts min-a's connection once, after the third hand: the bot must resume."""
 
     dropped = False
     resumed = False
 
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.watchers.append(self)
+
     def player_status(self, player_id: str, status: str) -> None:
         if status == "reconnected" and player_id == self.by_name["min-a"]:
             self.resumed = True
-        super().player_status(player_id, status)
 
-    async def end_hand(self, table_id: int) -> None:
-        await super().end_hand(table_id)
+    def hand_ended(self, table_id: int) -> None:
         if not self.dropped and self.tournament.hands_dealt >= 3:
             ps = self.players[self.by_name["min-a"]]
             if ps.client is not None:
@@ -69,7 +74,7 @@ async def test_minimal_bots_play_a_tournament_to_the_end() -> None:
             async with trio.open_nursery() as n:
                 for name in names:
                     n.start_soon(bot, name)
-            standings = {p.name: p.place for p in server.standings_message().places}
+            standings = {p.name: p.place for p in standings_message(server).places}
     assert server.tournament.finished
     assert server.dropped and server.resumed, "min-a lost its connection once and resumed"
     for name, done in outputs.items():

@@ -13,8 +13,8 @@ import pytest
 import trio
 
 import protocol.messages as m
-from server.app import Server
 from server.config import ServerConfig
+from server.routes import ROUTES
 from tests.server.harness import BotResult, check_call, config, joined, play, running
 from tests.server.rawclient import RawClient
 
@@ -329,14 +329,14 @@ async def test_a_handler_crash_closes_only_that_connection(
     autojump_clock: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An internal error while handling one client's line is caught for that connection."""
-    real_chat = Server._chat
+    real_chat = ROUTES[m.Chat]
 
-    def chat(self: Server, client: Any, msg: m.Chat) -> None:
+    async def chat(house: Any, client: Any, msg: m.Chat) -> None:
         if msg.text == "boom":
             raise RuntimeError("injected fault")
-        real_chat(self, client, msg)
+        await real_chat(house, client, msg)
 
-    monkeypatch.setattr(Server, "_chat", chat)
+    monkeypatch.setitem(ROUTES, m.Chat, chat)
     async with running(config()) as (server, port):
         victim = await RawClient.connect(port)
         await victim.join("victim")

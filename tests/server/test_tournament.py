@@ -11,17 +11,20 @@ import protocol.messages as m
 from poker import events as ev
 from poker.hand import Hand
 from server.app import Server
+from server.house import Watcher
+from server.snapshots import standings_message
 from tests.server.harness import BotResult, fast_config, joined, play, pusher, running
 
 PLAYERS = 20
 STACK = 1000
 
 
-class AuditedServer(Server):
+class AuditedServer(Server, Watcher):
     """Checks that no chip appears or vanishes: after every hand event and hand end."""
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
+        self.watchers.append(self)
         self.problems: list[str] = []
         self.hands_ended = 0
         self.tables_seen: set[int] = set()
@@ -32,7 +35,7 @@ class AuditedServer(Server):
         if total != PLAYERS * STACK:
             self.problems.append(f"{where}: {total} chips, expected {PLAYERS * STACK}")
 
-    def broadcast_hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
+    def hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
         self.tables_seen.add(table_id)
         self._check(f"hand #{hand.hand_no} at table {table_id}")
         start = next((e for e in events if isinstance(e, ev.HandStarted)), None)
@@ -43,10 +46,8 @@ class AuditedServer(Server):
                                  f"{self.hand_chips[hand.hand_no]} at its start")
         if any(isinstance(e, ev.HandEnded) for e in events):
             self.hands_ended += 1
-        super().broadcast_hand_events(table_id, hand, events)
 
-    async def end_hand(self, table_id: int) -> None:
-        await super().end_hand(table_id)
+    def hand_ended(self, table_id: int) -> None:
         self._check(f"after ending the hand at table {table_id}")
 
 
@@ -82,5 +83,5 @@ async def test_twenty_bots_on_three_tables_play_to_one_winner(autojump_clock: ob
     assert sorted(p.name for p in places) == sorted(r.name for r in results)
     assert all(not r.errors for r in results), [e for r in results for e in r.errors]
     # And it ends with the same answer on request.
-    assert [p for p in srv.standings_message().places] == list(places)
+    assert [p for p in standings_message(srv).places] == list(places)
     assert isinstance(places[0], m.Place)

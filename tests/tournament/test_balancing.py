@@ -20,6 +20,7 @@ from server.tournament import (
     TableBroken,
     TournamentError,
 )
+from server.tournament.director import Director
 
 from .helpers import (
     act_once,
@@ -179,7 +180,7 @@ def test_a_broken_tables_carry_goes_to_the_next_hand_where_its_first_player_move
     gone = [player_at(t, 2, s) for s in sorted(t.table(2).seats)[:2]]
     events = []
     for pid in gone:
-        events += t.director.remove_player(1.0, pid, reason="test: leave the table short")
+        events += Director(t).remove_player(1.0, pid, reason="test: leave the table short")
     assert 2 not in t.table_ids()
     (broken,) = [e for e in events if isinstance(e, TableBroken)]
     (moved,) = [e for e in events if isinstance(e, PlayerMoved)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from server.tournament import ClockPaused, ClockResumed, LevelChanged
 from server.tournament.clock import LevelClock
+from server.tournament.director import Director
 
 from .helpers import act_once, play_hand, shove, started
 
@@ -64,12 +65,12 @@ def test_a_hand_dealt_after_the_level_ran_out_uses_the_new_level_before_any_tick
 
 def test_pause_stops_the_clock_and_the_dealing_and_resume_restarts_both() -> None:
     t = started(4)
-    events = t.director.pause(10 * MIN, reason="dinner break")
+    events = Director(t).pause(10 * MIN, reason="dinner break")
     assert ClockPaused(at=10 * MIN, level=1, remaining=10 * MIN) in events
     assert not t.can_deal(1, 11 * MIN)
     assert "paused" in (t.why_not_deal(1, 11 * MIN) or "")
     assert t.tick(90 * MIN) == []  # no level passes while paused
-    assert ClockResumed(at=90 * MIN, level=1) in t.director.resume(90 * MIN, reason="back")
+    assert ClockResumed(at=90 * MIN, level=1) in Director(t).resume(90 * MIN, reason="back")
     assert t.can_deal(1, 90 * MIN)
     assert t.tick(100 * MIN - 1) == []
     assert t.tick(100 * MIN) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
@@ -100,10 +101,10 @@ def test_levels_by_hands_with_two_tables_last_twice_as_many_hands_in_all() -> No
 
 def test_the_director_switches_from_minutes_to_hands_and_the_level_counts_from_then() -> None:
     t = started(4)
-    t.director.change_rules(5 * MIN, reason="speed up", hands_per_level=1)
+    Director(t).change_rules(5 * MIN, reason="speed up", hands_per_level=1)
     assert t.tick(60 * MIN) == []
     _, ev = play_hand(t, 1, 60 * MIN, shove([]))
     assert [e.level for e in ev if isinstance(e, LevelChanged)] == [2]
-    t.director.change_rules(60 * MIN, reason="back to time", level_minutes=10)
+    Director(t).change_rules(60 * MIN, reason="back to time", level_minutes=10)
     assert t.tick(69 * MIN) == []
     assert [e.level for e in t.tick(70 * MIN)] == [3]  # type: ignore[union-attr]

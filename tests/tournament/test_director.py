@@ -21,6 +21,7 @@ from server.tournament import (
     Tournament,
     TournamentError,
 )
+from server.tournament.director import Director
 
 from .helpers import act_once, check_balanced, check_chips, check_seating, player_at, shove, started
 
@@ -34,9 +35,9 @@ def audited(events, action):  # type: ignore[no-untyped-def]
 def test_every_operation_needs_a_reason() -> None:
     t = started(4)
     with pytest.raises(TournamentError, match="reason"):
-        t.director.pause(0.0, reason="  ")
+        Director(t).pause(0.0, reason="  ")
     with pytest.raises(TournamentError, match="reason"):
-        t.director.correct_chips(0.0, "p01", 100, reason="")
+        Director(t).correct_chips(0.0, "p01", 100, reason="")
     assert t.audit_log == []
 
 
@@ -44,7 +45,7 @@ def test_every_operation_is_kept_in_the_audit_log_in_order() -> None:
     t = Tournament(Settings(), seeded_rng(1))
     for i in range(1, 13):
         t.register(f"p{i:02d}", f"P{i:02d}")
-    d = t.director
+    d = Director(t)
     ops = [
         d.start(0.0, reason="7pm, all seated"),
         d.pause(60.0, reason="fire alarm"),
@@ -72,21 +73,21 @@ def test_every_operation_is_kept_in_the_audit_log_in_order() -> None:
 
 def test_a_chip_correction_goes_through_the_adjustment_account_and_reconciles() -> None:
     t = started(4)
-    events = t.director.correct_chips(5.0, "p01", 750, reason="dealer miscount")
+    events = Director(t).correct_chips(5.0, "p01", 750, reason="dealer miscount")
     record = audited(events, "correct_chips")
     assert record.concerns == ("p01",) and "750" in record.summary
     assert ChipsCorrected(player_id="p01", delta=750, stack=10750, counterpart=None, adjustment=-750) in events
     assert t.total_chips() == t.chips_issued == 40000
     assert t.chips_in_play() == 40750
-    t.director.correct_chips(6.0, "p02", -250, reason="chips found")
+    Director(t).correct_chips(6.0, "p02", -250, reason="chips found")
     assert t.adjustment == -500 and t.total_chips() == 40000
     with pytest.raises(TournamentError, match="remove the player"):
-        t.director.correct_chips(7.0, "p03", -10000, reason="no")
+        Director(t).correct_chips(7.0, "p03", -10000, reason="no")
 
 
 def test_a_chip_transfer_moves_chips_between_players() -> None:
     t = started(4)
-    events = t.director.transfer_chips(0.0, "p01", "p02", 1000, reason="pot misread")
+    events = Director(t).transfer_chips(0.0, "p01", "p02", 1000, reason="pot misread")
     assert [(e.player_id, e.delta, e.stack) for e in events if isinstance(e, ChipsCorrected)] == [
         ("p01", -1000, 9000), ("p02", 1000, 11000),
     ]
@@ -96,7 +97,7 @@ def test_a_chip_transfer_moves_chips_between_players() -> None:
 def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
-    events = t.director.correct_chips(1.0, "p01", 300, reason="miscount before the deal")
+    events = Director(t).correct_chips(1.0, "p01", 300, reason="miscount before the deal")
     assert audited(events, "correct_chips").pending and len(events) == 1
     assert hand.stack(t.location("p01").seat) <= 10000  # type: ignore[union-attr]
     check_chips(t)
@@ -110,7 +111,7 @@ def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> Non
 
 def test_removal_places_the_player_as_eliminated_then_and_their_chips_leave_play() -> None:
     t = started(6)
-    events = t.director.remove_player(3.0, "p04", reason="abusive behaviour")
+    events = Director(t).remove_player(3.0, "p04", reason="abusive behaviour")
     (out,) = [e for e in events if isinstance(e, PlayerEliminated)]
     assert (out.place, out.removed, out.starting_stack, out.players_left) == (6, True, 10000, 5)
     assert t.adjustment == 10000 and t.total_chips() == 60000 and t.chips_in_play() == 50000
@@ -119,14 +120,14 @@ def test_removal_places_the_player_as_eliminated_then_and_their_chips_leave_play
     assert t.location("p04") is None
     check_seating(t)
     with pytest.raises(TournamentError, match="out of the tournament"):
-        t.director.correct_chips(4.0, "p04", 100, reason="too late")
+        Director(t).correct_chips(4.0, "p04", 100, reason="too late")
 
 
 def test_removal_of_a_player_in_a_hand_waits_for_the_hand() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
     victim = player_at(t, 1, hand.seats[0])
-    events = t.director.remove_player(1.0, victim, reason="disqualified")
+    events = Director(t).remove_player(1.0, victim, reason="disqualified")
     assert audited(events, "remove_player").pending
     assert victim in t.players_in()
     while not hand.is_over:
@@ -141,7 +142,7 @@ def test_removal_of_a_player_in_a_hand_waits_for_the_hand() -> None:
 def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
-    events = t.director.change_rules(1.0, reason="players' vote", ruleset=Ruleset.STANDARD, action_clock=15.0)
+    events = Director(t).change_rules(1.0, reason="players' vote", ruleset=Ruleset.STANDARD, action_clock=15.0)
     assert RulesChanged(changes=(("ruleset", "standard"), ("action_clock", "15.0"))) in events
     record = audited(events, "change_rules")
     assert record.concerns == () and "next hand" in record.summary  # announced to everyone
@@ -157,7 +158,7 @@ def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
 def test_setting_the_level_changes_the_blinds_of_the_next_hand() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
-    events = t.director.set_level(1.0, 4, reason="catch up")
+    events = Director(t).set_level(1.0, 4, reason="catch up")
     assert LevelChanged(level=4, small_blind=300, big_blind=600, by_director=True) in events
     assert hand.big_blind == 200
     while not hand.is_over:
@@ -168,23 +169,23 @@ def test_setting_the_level_changes_the_blinds_of_the_next_hand() -> None:
     assert t.tick(20 * 60.0) == []
     assert [e.level for e in t.tick(21 * 60.0 + 1)] == [5]  # type: ignore[union-attr]
     with pytest.raises(TournamentError, match="from 1"):
-        t.director.set_level(4.0, 0, reason="bad")
+        Director(t).set_level(4.0, 0, reason="bad")
 
 
 def test_a_new_schedule_applies_to_the_current_level_from_the_next_hand() -> None:
     t = started(4)
-    events = t.director.change_schedule(0.0, [(50, 100), (100, 200)], reason="slower start")
+    events = Director(t).change_schedule(0.0, [(50, 100), (100, 200)], reason="slower start")
     assert LevelChanged(level=1, small_blind=50, big_blind=100, by_director=True) in events
     assert t.begin_hand(1, 1.0).big_blind == 100
     with pytest.raises(TournamentError, match="small blind <= big blind"):
-        t.director.change_schedule(2.0, [(300, 200)], reason="typo")
+        Director(t).change_schedule(2.0, [(300, 200)], reason="typo")
 
 
 def test_moving_a_player_to_a_table_in_a_hand_seats_them_after_it() -> None:
     t = started(12, seats_per_table=7)
     hand = t.begin_hand(2, 0.0)
     mover = player_at(t, 1, min(t.table(1).seats))
-    events = t.director.move_player(1.0, mover, 2, reason="sit with the right table number")
+    events = Director(t).move_player(1.0, mover, 2, reason="sit with the right table number")
     (moved,) = [e for e in events if isinstance(e, PlayerMoved)]
     assert moved.reason is MoveReason.DIRECTOR and moved.waiting and moved.to_table == 2
     check_seating(t)
@@ -202,7 +203,7 @@ def test_moving_a_player_in_a_hand_waits_for_the_hand() -> None:
     hand = t.begin_hand(1, 0.0)
     mover = player_at(t, 1, hand.seats[0])
     seat = t.table(2).empty_seats()[0]
-    events = t.director.move_player(1.0, mover, 2, seat, reason="wrong seat")
+    events = Director(t).move_player(1.0, mover, 2, seat, reason="wrong seat")
     assert audited(events, "move_player").pending and t.location(mover).table_id == 1  # type: ignore[union-attr]
     while not hand.is_over:
         act_once(t, 1, hand, shove([]))
@@ -216,16 +217,16 @@ def test_a_taken_seat_or_a_missing_table_is_refused() -> None:
     t = started(12, seats_per_table=6)
     taken = min(t.table(2).seats)
     with pytest.raises(TournamentError, match="taken"):
-        t.director.move_player(0.0, player_at(t, 1, min(t.table(1).seats)), 2, taken, reason="x")
+        Director(t).move_player(0.0, player_at(t, 1, min(t.table(1).seats)), 2, taken, reason="x")
     with pytest.raises(TournamentError, match="no table 7"):
-        t.director.move_player(0.0, "p01", 7, reason="x")
+        Director(t).move_player(0.0, "p01", 7, reason="x")
 
 
 def test_announcements_go_to_everyone_or_to_some() -> None:
     t = started(4)
-    events = t.director.announce(0.0, "Dinner at nine", reason="information")
+    events = Director(t).announce(0.0, "Dinner at nine", reason="information")
     assert Announcement(at=0.0, text="Dinner at nine", to=()) in events
-    events = t.director.announce(1.0, "Please take your seat", to=["p02"], reason="late")
+    events = Director(t).announce(1.0, "Please take your seat", to=["p02"], reason="late")
     assert Announcement(at=1.0, text="Please take your seat", to=("p02",)) in events
     assert audited(events, "announce").concerns == ("p02",)
 
@@ -233,7 +234,7 @@ def test_announcements_go_to_everyone_or_to_some() -> None:
 def test_moving_the_deadline_earlier_ends_the_tournament_after_the_hands_in_play() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
-    events = t.director.set_deadline(10.0, 10.0, reason="the hall closes early")
+    events = Director(t).set_deadline(10.0, 10.0, reason="the hall closes early")
     assert not t.finished and not t.can_deal(1, 10.0)
     while not hand.is_over:
         act_once(t, 1, hand, shove([]))
@@ -255,7 +256,7 @@ def test_a_transfer_between_players_at_two_tables_in_hands_waits_for_both() -> N
     h2 = t.begin_hand(2, 0.0)
     a = player_at(t, 1, h1.seats[0])
     b = player_at(t, 2, h2.seats[0])
-    assert audited(t.director.transfer_chips(1.0, a, b, 100, reason="wrong pot"), "transfer_chips").pending
+    assert audited(Director(t).transfer_chips(1.0, a, b, 100, reason="wrong pot"), "transfer_chips").pending
     while not h1.is_over:
         act_once(t, 1, h1, shove([]))
     assert not any(isinstance(e, ChipsCorrected) for e in t.end_hand(1, 2.0))

@@ -12,6 +12,7 @@ from server.tournament import (
     PlayerEliminated,
     TournamentFinished,
 )
+from server.tournament.director import Director
 from server.tournament.standings import place_busts, rank_by_chips
 
 from .helpers import act_once, bust, check_chips, player_at, shove, stacked_deck, started
@@ -23,9 +24,9 @@ def stacks(t, **chips):  # type: ignore[no-untyped-def]
     for pid in rest:
         delta = chips[pid] - t.stack_of(pid)
         if delta > 0:
-            t.director.transfer_chips(0.0, first, pid, delta, reason="test setup")
+            Director(t).transfer_chips(0.0, first, pid, delta, reason="test setup")
         elif delta < 0:
-            t.director.transfer_chips(0.0, pid, first, -delta, reason="test setup")
+            Director(t).transfer_chips(0.0, pid, first, -delta, reason="test setup")
     assert all(t.stack_of(p) == c for p, c in chips.items())
 
 
@@ -150,8 +151,8 @@ def test_carried_chips_at_the_end_go_to_the_winner() -> None:
     hand = _split_with_odd_chip(t)
     winner = player_at(t, 1, hand.small_blind_seat)
     others = [p for p in t.players_in() if p != winner]
-    t.director.remove_player(1.0, others[0], reason="test: disqualified")
-    events = t.director.remove_player(1.0, others[1], reason="test: disqualified")
+    Director(t).remove_player(1.0, others[0], reason="test: disqualified")
+    events = Director(t).remove_player(1.0, others[1], reason="test: disqualified")
     done = events[-1]
     assert isinstance(done, TournamentFinished)
     assert (done.winner, done.carry_to_winner, done.unclaimed_carry) == (winner, 1, 0)

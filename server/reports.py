@@ -22,7 +22,7 @@ import datetime as dt
 import json
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -420,9 +420,3 @@ def run_standings(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_standings(data))
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - hickory-server is the entry
-    from server.cli import main as cli_main
-
-    return cli_main(argv)

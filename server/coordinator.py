@@ -1,0 +1,86 @@
+"""The tournament's own clock: the automatic start, levels, the deadline, lobby pushes.
+
+One task, waking twice a second. Tables never wait for it: it changes the tournament
+between their hands (each change synchronous, so atomic) and wakes them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import attrs
+import trio
+
+from protocol.codec import encode
+from server.fanout import tournament_events, wake_tables
+from server.house import House
+from server.snapshots import lobby_message
+from server.store import meta_record
+from server.tables import start_tables
+from server.tournament.tournament import Phase
+
+log = logging.getLogger("hickory.server")
+
+CLOCK_SAVE_EVERY = 5.0  # seconds between saves of the tournament time (meta "clock")
+LOBBY_BYTES_PER_SECOND = 1e6  # bound on lobby pushes: bytes x receivers per second
+
+
+async def start_tournament(h: House) -> list[object]:
+    t = h.tournament
+    now = h.now()
+    t.settings = attrs.evolve(t.settings, deadline=h.deadline_in_base())
+    events: list[object] = [*t.start(now)]
+    await h.journal.commit(h.journal.input("start", {"now": now, "deadline": t.settings.deadline}))
+    log.info("tournament started: %d players at %d tables", len(t.registered), len(t.tables))
+    tournament_events(h, events)
+    start_tables(h)
+    return events
+
+
+def should_start(h: House) -> bool:
+    """The host's start rule: enough players joined (``--start-at``) or the start time."""
+    c = h.config
+    n = len(h.tournament.registered)
+    if n < 2:
+        return False
+    if c.start_at is not None and n >= c.start_at:
+        return True
+    if c.start_time is not None and dt.datetime.now().astimezone() >= c.start_time:
+        return True
+    return False
+
+
+async def coordinator(h: House) -> None:
+    """Level clock, deadline and the automatic start rule."""
+    t = h.tournament
+    clock_saved = trio.current_time()
+    next_lobby = trio.current_time()
+    while not t.finished:
+        if t.phase is Phase.REGISTERING:
+            if should_start(h):
+                await start_tournament(h)
+        else:
+            now = h.now()
+            if h.store is not None and trio.current_time() - clock_saved >= CLOCK_SAVE_EVERY:
+                # Tournament time resumes from here after a crash (recovery), not from
+                # the last logged input: an idle spell still counts on the level clock.
+                clock_saved = trio.current_time()
+                h.journal.submit([meta_record("clock", repr(now))])
+            events = t.tick(now)
+            if events:
+                await h.journal.commit(h.journal.input("tick", {"now": now}) + h.journal.audit(events))
+                tournament_events(h, events)
+                wake_tables(h)
+        if h.lobby_dirty and trio.current_time() >= next_lobby:
+            h.lobby_dirty = False
+            body = encode(lobby_message(h))
+            receivers = [c for c in h.clients if c.role]
+            for c in receivers:
+                c.send_body(body)
+            # The lobby lists every entrant and goes to everyone: bound its bandwidth
+            # (a 1,000-player lobby is ~100 KB; every 0.5 s to 1,000 clients would be
+            # 200 MB/s). Small tournaments still get it every 0.5 s.
+            next_lobby = trio.current_time() + len(body) * len(receivers) / LOBBY_BYTES_PER_SECOND
+        await trio.sleep(0.5)
+    h.finished.set()

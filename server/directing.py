@@ -1,0 +1,108 @@
+"""The director's commands: each turned into a logged payload, applied, stored, announced.
+
+``apply_director`` is the one path from a payload to the tournament, for a live command
+and for its replay after a restart (``recovery.py``), so both always agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+import protocol.errors as E
+import protocol.messages as m
+from protocol.errors import ProtocolError
+from server.clients import Client
+from server.coordinator import start_tournament
+from server.fanout import announce_all, tournament_events, wake_tables
+from server.house import House
+from server.store import meta_record
+from server.tournament.director import Director
+from server.tournament.errors import TournamentError
+from server.tournament.tournament import Phase, Tournament
+
+
+async def director_command(h: House, client: Client, msg: m.DirectorCommand) -> None:
+    if client.role != "director":
+        raise ProtocolError(E.UNAUTHORIZED, "director commands need the director's secret")
+    await run_command(h, msg.command)
+    if msg.id is not None:
+        client.send(m.Ack(id=msg.id))
+
+
+async def run_command(h: House, cmd: m.Command) -> None:
+    t = h.tournament
+    payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason}
+    if isinstance(cmd, m.StartCommand) and t.phase is Phase.REGISTERING:
+        await start_tournament(h)
+        return
+    if isinstance(cmd, m.SetLevelCommand):
+        payload["level"] = cmd.index + 1
+    elif isinstance(cmd, m.SetScheduleCommand):
+        payload["schedule"] = [[lv.small_blind, lv.big_blind] for lv in cmd.levels]
+    elif isinstance(cmd, m.SetOptionsCommand):
+        opts: dict[str, Any] = {
+            "action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
+            "reconnect_grace": cmd.reconnect_grace_seconds, "level_minutes": cmd.level_minutes,
+            "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
+        }
+        payload["options"] = {k: v for k, v in opts.items() if v is not None}
+        if cmd.chat is not None:
+            h.chat_enabled = cmd.chat
+            announce_all(h, f"Player chat is {'on' if cmd.chat else 'off'}.", by="director",
+                         reason=cmd.reason)
+            if not payload["options"]:
+                return
+    elif isinstance(cmd, m.SetDeadlineCommand):
+        h.deadline_wall = None if cmd.deadline is None else \
+            dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
+        payload["deadline"] = h.deadline_in_base()
+    elif isinstance(cmd, (m.MovePlayerCommand, m.RemovePlayerCommand, m.AdjustChipsCommand)):
+        player_id = str(cmd.player_id)
+        if player_id not in h.players:
+            raise ProtocolError(E.NOT_FOUND, f"there is no player {cmd.player_id}")
+        payload["player_id"] = player_id
+        if isinstance(cmd, m.MovePlayerCommand):
+            payload.update(table=cmd.table, seat=cmd.seat)
+        elif isinstance(cmd, m.AdjustChipsCommand):
+            payload["delta"] = cmd.chips - t.stack_of(player_id)
+    elif isinstance(cmd, m.AnnounceCommand):
+        payload["text"] = cmd.text
+    events = apply_director(t, payload)
+    records = h.journal.input("director", payload) + h.journal.audit(events)
+    if isinstance(cmd, m.SetDeadlineCommand) and h.store is not None:
+        wall = "" if h.deadline_wall is None else h.deadline_wall.isoformat()
+        records.append(meta_record("deadline_wall", wall))
+    await h.journal.commit(records)
+    tournament_events(h, events)
+    wake_tables(h)
+
+
+def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
+    """Apply a logged director operation: the one path for live commands and for replay."""
+    d = Director(t)
+    op, now, reason = p["op"], p["now"], p["reason"]
+    if op == "start":
+        return d.start(now, reason=reason)
+    if op == "pause":
+        return d.pause(now, reason=reason)
+    if op == "resume":
+        return d.resume(now, reason=reason)
+    if op == "set_level":
+        return d.set_level(now, p["level"], reason=reason)
+    if op == "set_schedule":
+        return d.change_schedule(now, p["schedule"], reason=reason)
+    if op == "set_options":
+        return d.change_rules(now, reason=reason, **p["options"])
+    if op == "set_deadline":
+        return d.set_deadline(now, p["deadline"], reason=reason)
+    if op == "move_player":
+        return d.move_player(now, p["player_id"], p["table"], p["seat"], reason=reason)
+    if op == "remove_player":
+        return d.remove_player(now, p["player_id"], reason=reason)
+    if op == "adjust_chips":
+        return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
+    if op == "announce":
+        return d.announce(now, p["text"], reason=reason)
+    raise TournamentError(f"unknown director operation {op!r}")

@@ -1,0 +1,182 @@
+"""What goes out to many: broadcasts to a table, to everyone, and the tournament's news.
+
+A message is encoded once and stamped per connection. Hole cards go only to the seat that
+holds them (``events.visible_to``); everything else at a table goes to its players and to
+the spectators and directors watching it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+import trio
+
+import protocol.errors as E
+import protocol.messages as m
+from poker import events as ev
+from poker.hand import Hand
+from protocol.codec import encode
+from server import outbound
+from server.clients import Client
+from server.house import House, TableCommand, Turn
+from server.snapshots import snapshot_for
+from server.tournament import events as tev
+
+log = logging.getLogger("hickory.server")
+
+
+def table_clients(h: House, table_id: int) -> list[Client]:
+    """Everyone who hears what happens at a table: its players, then its watchers."""
+    out = []
+    table = h.tournament.tables.get(table_id)
+    if table is not None:
+        for p in table.seats.values():
+            c = h.players[p.player_id].client
+            if c is not None:
+                out.append(c)
+    out += [c for c in h.viewers if c.watching == table_id]
+    return out
+
+
+def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None = None) -> None:
+    """Encode once, stamp per connection."""
+    body = encode(msg)
+    for c in (h.clients if clients is None else clients):
+        if c.role:
+            c.send_body(body)
+
+
+def reply_error(client: Client, code: str, message: str, request_id: int | None = None) -> None:
+    client.send(m.Error(id=request_id, code=code, message=message, path=None, fatal=code in E.FATAL_CODES))
+
+
+def announce_all(h: House, text: str, *, by: str = "director", reason: str | None = None) -> None:
+    broadcast(h, m.Announcement(text=text, by=by, reason=reason))
+
+
+def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
+    for w in h.watchers:
+        w.hand_events(table_id, hand, events)
+    clients = table_clients(h, table_id)
+    if not clients:
+        return
+    table = h.tournament.tables.get(table_id)
+    # Seated at this table (not on the way to it): this table's seats, not a scan of all.
+    seat_of = {c: table.seat_of(c.player_id) if c.player_id and table else None for c in clients}
+    for e in events:
+        msg = outbound.hand_event(table_id, hand.hand_no, e)
+        if msg is None:
+            continue
+        if isinstance(e, ev.HoleCardsDealt):
+            for c in clients:
+                if ev.visible_to(e, seat_of[c]):
+                    c.send(msg)
+        else:
+            broadcast(h, msg, clients)
+    if hand.is_over:
+        h.lobby_dirty = True
+
+
+def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
+    """The legal actions and the time left, to the player to act (if connected)."""
+    ps = h.players[turn.player_id]
+    if ps.client is None:
+        return
+    legal = hand.legal_actions()
+    assert legal is not None
+    left = max(0.0, turn.started + turn.clock - trio.current_time())
+    bank = turn.bank if left > 0 else max(0.0, turn.deadline() - trio.current_time())
+    ps.client.send(m.YourTurn(
+        table=table_id, hand_no=hand.hand_no, seat=turn.seat, legal=outbound.legal(legal),
+        deadline_ms=int(left * 1000), time_bank_ms=int(bank * 1000),
+    ))
+
+
+def player_status(h: House, player_id: str, status: str) -> None:
+    """A player's status to their table (and the lobby, on its next push)."""
+    for w in h.watchers:
+        w.player_status(player_id, status)
+    loc = h.locate(player_id)
+    msg = m.PlayerStatus(
+        player_id=int(player_id), name=h.players[player_id].name,
+        table=loc.table_id if loc else None, seat=loc.seat if loc else None,
+        status=status,  # type: ignore[arg-type]
+    )
+    if loc is not None:
+        broadcast(h, msg, table_clients(h, loc.table_id))
+    h.lobby_dirty = True
+
+
+def set_sitting_out(h: House, player_id: str, value: bool) -> None:
+    """Sit a player out or bring them back: told to their table and logged for replay."""
+    ps = h.players.get(player_id)
+    if ps is None or ps.sitting_out == value:
+        return
+    ps.sitting_out = value
+    player_status(h, player_id, "sitting_out" if value else "back")
+    h.journal.submit(h.journal.input("status", {"player_id": player_id, "sitting_out": value, "bank": ps.bank}))
+
+
+def tournament_events(h: House, events: Iterable[object]) -> None:
+    """The tournament's news (moves, eliminations, announcements, the end) to who it concerns."""
+    t = h.tournament
+    resnap: set[str] = set()  # players to send a snapshot of where they end up
+    for e in events:
+        if isinstance(e, tev.PlayerMoved):
+            ps = h.players[e.player_id]
+            msg = m.PlayerMoved(player_id=int(e.player_id), name=ps.name, from_table=e.from_table,
+                                from_seat=e.from_seat, table=e.to_table, seat=e.to_seat)
+            targets = set(table_clients(h, e.from_table)) | set(table_clients(h, e.to_table))
+            if ps.client is not None:
+                targets.add(ps.client)
+            broadcast(h, msg, targets)
+            resnap.add(e.player_id)
+            h.seen_at(e.player_id, e.to_table)
+        elif isinstance(e, tev.PlayerSeated):
+            resnap.add(e.player_id)
+            h.seen_at(e.player_id, e.table_id)
+        elif isinstance(e, tev.PlayerEliminated):
+            ps = h.players[e.player_id]
+            status = "removed" if e.removed else "eliminated"
+            broadcast(h, m.PlayerStatus(player_id=int(e.player_id), name=ps.name, table=e.table_id,
+                                        seat=None, status=status))  # type: ignore[arg-type]
+        elif isinstance(e, tev.TableBroken):
+            runner = h.runners.get(e.table_id)
+            if runner is not None:
+                runner.post(TableCommand(kind="wake"))
+        elif isinstance(e, tev.DirectorAction):
+            if e.action != "announce":  # an announcement is sent by its own event
+                announce_all(h, e.summary, by="director", reason=e.reason)
+        elif isinstance(e, tev.Announcement):
+            recipients = None if not e.to else [
+                c for p in e.to if (c := h.players[p].client) is not None
+            ]
+            broadcast(h, m.Announcement(text=e.text, by="director" if e.from_director else "server",
+                                        reason=None), recipients)
+        elif isinstance(e, tev.FloorCalled):
+            ps = h.players[e.player_id]
+            broadcast(
+                h,
+                m.DirectorCalled(player_id=int(e.player_id), name=ps.name, table=e.table_id,
+                                 seat=e.seat, message=e.message),
+                [c for c in h.clients if c.role == "director"],
+            )
+        elif isinstance(e, tev.TournamentFinished):
+            broadcast(h, m.TournamentFinished(name=t.settings.name, places=outbound.places(e.standings)))
+            log.info("tournament finished: %s", e.reason)
+            h.finished.set()
+        h.lobby_dirty = True
+    # Moves are resolved after the whole batch: a table may break right after it
+    # received a player, so only the final seat counts.
+    for player_id in resnap:
+        ps = h.players[player_id]
+        loc = h.locate(player_id)
+        if ps.client is not None and loc is not None and loc.table_id in t.tables:
+            ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+
+
+def wake_tables(h: House) -> None:
+    """Every table re-checks whether it may deal (a level, a move, a pause changed)."""
+    for runner in h.runners.values():
+        runner.post(TableCommand(kind="wake"))

@@ -1,0 +1,151 @@
+"""The server's shared state, and the words its parts use to talk about tables.
+
+Every concern of the server (sessions, tables, the coordinator, the director, requests)
+is a module of functions over one ``House``: the tournament, the players, the
+connections, the table tasks and the journal. The house itself decides nothing; it only
+holds what they share, so each concern can be read on its own. All changes happen
+synchronously between awaits, so each is atomic for the others.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import attrs
+import trio
+
+from poker.events import Event
+from poker.hand import Hand
+from server.clients import Client, PlayerState
+from server.config import ServerConfig
+from server.journal import Journal
+from server.store import Store
+from server.tournament.tournament import Location, Tournament
+
+SOFTWARE = "hickory-server 0.1.0"
+
+
+@attrs.define(eq=False)
+class Turn:
+    """The decision a table is waiting for, so a resuming player gets the time left."""
+
+    seat: int
+    player_id: str
+    started: float
+    clock: float
+    bank: float
+
+    def deadline(self) -> float:
+        return self.started + self.clock + self.bank
+
+
+@attrs.frozen
+class TableCommand:
+    """What reaches a table's task through its inbox."""
+
+    kind: str  # act, sit_out, im_back, wake
+    player_id: str | None = None
+    msg: Any = None
+    client: Client | None = None
+
+
+class TableHandle(Protocol):
+    """What the rest of the server may do with a table's task: post to it, read its turn."""
+
+    table_id: int
+    turn: Turn | None
+
+    def post(self, cmd: TableCommand) -> bool: ...
+
+
+class Watcher:
+    """Something that wants to know what happens at the tables: tests that audit every
+    hand, the metrics, the room clock. Each method is called synchronously before the
+    news goes out, and does nothing here; a watcher overrides what it needs."""
+
+    def hand_events(self, table_id: int, hand: Hand, events: Sequence[Event]) -> None:
+        """New events of a hand, stored and about to be sent."""
+
+    def hand_ended(self, table_id: int) -> None:
+        """A table ended its hand and the tournament took the result in."""
+
+    def player_status(self, player_id: str, status: str) -> None:
+        """A player's status changed (sitting out, back, disconnected, reconnected)."""
+
+
+class House:
+    def __init__(self, config: ServerConfig, *, store: Store | None = None, seed: int | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.journal = Journal(store, on_failure=lambda text: None)  # the wiring (app.py) says who hears
+        self.deck_rng: random.Random = secrets.SystemRandom()  # tests and docs inject a seeded one
+        self.clients: set[Client] = set()
+        self.viewers: set[Client] = set()  # spectators and directors: a table's broadcasts scan these
+        self.players: dict[str, PlayerState] = {}
+        self.by_name: dict[str, str] = {}
+        self.runners: dict[int, TableHandle] = {}
+        self._where: dict[str, int] = {}  # player -> table last found at (a hint for locate)
+        self.director_secret = config.director_secret or secrets.token_urlsafe(12)
+        self._time_base = 0.0
+        self.next_conn = 0
+        self.port: int | None = None
+        self.lobby_dirty = False
+        self.nursery: trio.Nursery | None = None
+        self.finished = trio.Event()
+        self.pending_announcements: list[str] = []  # from recovery, sent once running
+        self.restart_notices: list[str] = []  # the same, repeated to each player who resumes
+        self.chat_enabled = True
+        self.seed = seed if seed is not None else secrets.randbits(64)
+        self._resume_at = 0.0  # tournament time when the server last stopped
+        self.deadline_wall: dt.datetime | None = config.deadline_wall(dt.datetime.now().astimezone())
+        self.tournament = Tournament(config.tournament_settings(None), random.Random(self.seed))
+        self.watchers: list[Watcher] = []
+
+    @property
+    def paused_for_store(self) -> str | None:
+        return self.journal.failed
+
+    # -- time ---------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """Tournament time: monotonic, and it does not run while the server is down."""
+        return self._time_base + trio.current_time()
+
+    def deadline_in_base(self) -> float | None:
+        if self.deadline_wall is None:
+            return None
+        left = (self.deadline_wall - dt.datetime.now().astimezone()).total_seconds()
+        return self.now() + left
+
+    # -- where players are ------------------------------------------------------------------
+
+    def locate(self, player_id: str) -> Location | None:
+        """``tournament.location``, but first at the table the player was last found at:
+        one table's seats instead of every table's (a lookup per action and per player
+        at the start; with 100 tables, ~1 ms each)."""
+        t = self.tournament
+        hint = self._where.get(player_id)
+        table = t.tables.get(hint) if hint is not None else None
+        if table is not None:
+            seat = table.seat_of(player_id)
+            if seat is not None:
+                return Location(table_id=table.table_id, seat=seat, waiting=False)
+        loc = t.location(player_id)
+        if loc is not None and not loc.waiting:
+            self._where[player_id] = loc.table_id
+        return loc
+
+    def seen_at(self, player_id: str, table_id: int) -> None:
+        """A hint for ``locate``: the player was just seated or moved there."""
+        self._where[player_id] = table_id
+
+    def client_table(self, client: Client) -> int | None:
+        """The table a connection plays at, or watches."""
+        if client.player_id is not None:
+            loc = self.locate(client.player_id)
+            return loc.table_id if loc is not None else None
+        return client.watching

@@ -1,0 +1,95 @@
+"""Store, then send: every change is committed before any client sees its effect.
+
+The journal turns the server's inputs and the hands' events into rows for the store and
+waits for their commit. A failed write stops the task that asked (the game never runs
+ahead of the database) and reports once through ``on_failure`` so players are told.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import trio
+
+from poker import events as ev
+from poker.hand import Hand
+from server.records import event_to_json
+from server.store import Record, Store, StoreError, input_record
+from server.tournament import events as tev
+
+
+class Journal:
+    def __init__(self, store: Store | None, on_failure: Callable[[str], None]) -> None:
+        self.store = store
+        self.on_failure = on_failure
+        self.failed: str | None = None  # the first write failure: the game is paused
+        self._in_flight = 0  # commits awaited now (``settled``)
+        self._settled = trio.Event()
+
+    async def commit(self, records: list[Record]) -> None:
+        """Wait until ``records`` are committed. Without a store, a no-op."""
+        if self.store is None or not records:
+            return
+        self._in_flight += 1
+        try:
+            await self.store.write(records)
+        except StoreError as exc:
+            # Never let the game run ahead of what is stored: stop this task's progress.
+            if self.failed is None:
+                self.failed = str(exc)
+                self.on_failure(f"The game is paused: {exc}")
+            await trio.sleep_forever()
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._settled.set()
+
+    def submit(self, records: list[Record]) -> None:
+        """Queue rows nobody waits for (chat, status): stored in order with the rest."""
+        if self.store is not None and records:
+            self.store.submit(records)
+
+    async def settled(self, limit: float = 1.0) -> None:
+        """Wait (at most ``limit`` seconds) until no change is waiting for its commit.
+
+        A snapshot built then shows only what is stored, and every later change reaches the
+        client as an event after it: a client resuming just before a crash never sees an
+        action the restarted server does not know.
+        """
+        with trio.move_on_after(limit):
+            while self._in_flight:
+                if self._settled.is_set():
+                    self._settled = trio.Event()
+                await self._settled.wait()
+
+    def input(self, kind: str, payload: dict[str, Any], table_id: int | None = None) -> list[Record]:
+        """An input to the tournament, as the row its replay reads (``recovery.py``)."""
+        return [input_record(kind, payload, table_id)] if self.store is not None else []
+
+    def hand_events(self, hand: Hand, events: Sequence[ev.Event]) -> list[Record]:
+        """The newest ``events`` of ``hand``, numbered after the ones stored before."""
+        if self.store is None:
+            return []
+        base = len(hand.events) - len(events)
+        return [
+            Record(sql="INSERT INTO hand_events (hand_no, idx, event) VALUES (?, ?, ?)",
+                   params=(hand.hand_no, base + i, event_to_json(e)))
+            for i, e in enumerate(events)
+        ]
+
+    def audit(self, events: Iterable[object]) -> list[Record]:
+        """The director's actions among ``events``, for the audit table."""
+        if self.store is None:
+            return []
+        return [
+            Record(sql="INSERT INTO audit (at, action, reason, detail) VALUES (?, ?, ?, ?)",
+                   params=(wall_clock(), e.action, e.reason, e.summary))
+            for e in events if isinstance(e, tev.DirectorAction)
+        ]
+
+
+def wall_clock() -> str:
+    """The local time, as stored beside audit, chat and hand rows (for people reading them)."""
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")

@@ -1,0 +1,190 @@
+"""Who a connection is: join, resume, spectate, director login; session tokens; drops.
+
+A player's seat belongs to the session token, not to a connection: a new connection with
+the token takes the seat over (the old one is told why and closed), and a dropped one
+keeps the seat while its clock runs.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+
+import trio
+
+import protocol.errors as E
+import protocol.messages as m
+from protocol.errors import ProtocolError
+from server.clients import Client, PlayerState, token_hash
+from server.fanout import player_status, send_your_turn, tournament_events
+from server.house import House
+from server.snapshots import lobby_message, send_result_if_over, snapshot_for
+from server.store import Record
+from server.tournament.tournament import Phase
+
+log = logging.getLogger("hickory.server")
+
+
+async def handshake(h: House, client: Client, msg: m.Handshake) -> None:
+    """The first request of a connection: the version is checked by the caller."""
+    client.version = msg.version
+    if isinstance(msg, m.Join):
+        await _join(h, client, msg)
+    elif isinstance(msg, m.Resume):
+        await _resume(h, client, msg)
+    elif isinstance(msg, m.Spectate):
+        await _spectate(h, client, msg)
+    else:
+        await _director_login(h, client, msg)
+
+
+async def _join(h: House, client: Client, msg: m.Join) -> None:
+    t = h.tournament
+    if h.config.password is not None and not hmac.compare_digest(
+        (msg.password or "").encode(), h.config.password.encode()
+    ):
+        raise ProtocolError(E.WRONG_PASSWORD, "wrong password for this tournament")
+    if msg.name.casefold() in h.by_name:
+        raise ProtocolError(
+            E.NAME_TAKEN,
+            f"the name {msg.name!r} is taken; pick another, or resume with your session token",
+        )
+    if t.phase is not Phase.REGISTERING:
+        raise ProtocolError(E.INVALID_STATE, "registration is closed: the tournament has started")
+    if len(h.players) >= h.config.max_players:
+        raise ProtocolError(E.SERVER_FULL, "the tournament is full")
+    token = secrets.token_urlsafe(24)
+    player_id = await register(h, msg.name, token)
+    ps = h.players[player_id]
+    _attach(client, ps)
+    client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
+                          name=ps.name, token=token, table=None, seat=None))
+    client.send(lobby_message(h))
+    h.lobby_dirty = True
+
+
+async def _resume(h: House, client: Client, msg: m.Resume) -> None:
+    t = h.tournament
+    await h.journal.settled()  # then no await until the snapshot is sent
+    player_id = by_token(h, msg.token)
+    if player_id is None:
+        raise ProtocolError(E.BAD_TOKEN, "unknown session token; join with a new name instead")
+    ps = h.players[player_id]
+    old = ps.client
+    if old is not None and old is not client:
+        old.send(m.ServerGoodbye(reason="replaced by a new connection with your token"))
+        old.player_id = None
+        old.role = ""
+        h.clients.discard(old)
+        # Close after the goodbye is out (a bare close lets the handler cancel the
+        # writer first, and the old client never learns why it was cut off).
+        if h.nursery is not None:
+            h.nursery.start_soon(old.conn.flush_and_close, "replaced by a new connection")
+        else:
+            old.conn.close("replaced by a new connection")
+    _attach(client, ps)
+    loc = h.locate(player_id)
+    client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
+                          name=ps.name, token=None, table=loc.table_id if loc else None,
+                          seat=loc.seat if loc else None))
+    client.send(lobby_message(h))
+    for text in h.restart_notices:
+        client.send(m.Announcement(text=text, by="server", reason=None))
+    if loc is not None and loc.table_id in t.tables:
+        player_status(h, player_id, "reconnected")
+        client.send(snapshot_for(h, client, loc.table_id))
+        runner = h.runners.get(loc.table_id)
+        hand = t.table(loc.table_id).hand
+        if runner is not None and runner.turn is not None and runner.turn.player_id == player_id \
+                and hand is not None and not hand.is_over:
+            send_your_turn(h, loc.table_id, hand, runner.turn)
+    send_result_if_over(h, client)
+    log.info("%s resumed on %r", ps.name, client.conn)
+
+
+async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
+    t = h.tournament
+    await h.journal.settled()
+    client.role = "spectator"
+    h.viewers.add(client)
+    ids = t.table_ids()
+    client.watching = msg.table if msg.table in t.tables else (ids[0] if ids else None)
+    client.send(m.Welcome(id=msg.id, version=msg.version, role="spectator", player_id=None, name=None,
+                          token=None, table=client.watching, seat=None))
+    client.send(lobby_message(h))
+    if client.watching is not None:
+        client.send(snapshot_for(h, client, client.watching))
+    send_result_if_over(h, client)
+
+
+async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> None:
+    if not hmac.compare_digest(msg.secret.encode(), h.director_secret.encode()):
+        await trio.sleep(0.5)  # slow down guessing
+        raise ProtocolError(E.UNAUTHORIZED, "wrong director secret")
+    client.role = "director"
+    h.viewers.add(client)
+    ids = h.tournament.table_ids()
+    client.watching = ids[0] if ids else None
+    client.send(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
+                          token=None, table=client.watching, seat=None))
+    client.send(lobby_message(h))
+    send_result_if_over(h, client)
+
+
+def _attach(client: Client, ps: PlayerState) -> None:
+    client.role = "player"
+    client.player_id = ps.player_id
+    ps.client = client
+
+
+def by_token(h: House, token: str) -> str | None:
+    """The player whose session this token opens (compared in constant time)."""
+    digest = token_hash(token)
+    for ps in h.players.values():
+        if hmac.compare_digest(ps.token_hash, digest):
+            return ps.player_id
+    return None
+
+
+async def register(h: House, name: str, token: str, *, is_bot: bool = False) -> str:
+    """A new entrant: registered in the tournament, stored (token hashed), then announced."""
+    player_id = str(len(h.players) + 1)
+    digest = token_hash(token)
+    events = h.tournament.register(player_id, name)
+    h.players[player_id] = PlayerState(player_id=player_id, name=name, token_hash=digest,
+                                       bank=h.config.time_bank, is_bot=is_bot)
+    h.by_name[name.casefold()] = player_id
+    records = h.journal.input("register", {"player_id": player_id, "name": name})
+    if h.store is not None:
+        records.append(Record(
+            sql="INSERT INTO players (player_id, name, token_hash, registered_seq) VALUES (?, ?, ?, ?)",
+            params=(player_id, name, digest, len(h.players)),
+        ))
+    await h.journal.commit(records)
+    log.info("%s joined as player %s", name, player_id)
+    tournament_events(h, events)
+    return player_id
+
+
+def detach(h: House, client: Client) -> None:
+    """A connection ended: its player keeps the seat; the drop is announced after the grace."""
+    if client.player_id is None:
+        return
+    ps = h.players.get(client.player_id)
+    if ps is not None and ps.client is client:
+        ps.client = None
+        log.info("%s disconnected (%s)", ps.name, client.conn.close_reason)
+        grace = h.tournament.settings.reconnect_grace
+        if grace <= 0 or h.nursery is None:
+            player_status(h, ps.player_id, "disconnected")
+        else:
+            # A dropped connection that comes back within the grace is not announced;
+            # the player's clock runs either way, so a drop never stalls the table.
+            h.nursery.start_soon(_announce_if_still_away, h, ps, grace)
+
+
+async def _announce_if_still_away(h: House, ps: PlayerState, grace: float) -> None:
+    await trio.sleep(grace)
+    if ps.client is None:
+        player_status(h, ps.player_id, "disconnected")

@@ -1,0 +1,259 @@
+"""One task per table: it deals, waits for the player to act, runs the clocks, stores, sends.
+
+Player actions, sit-outs and wake-ups reach a table through its inbox channel; the task
+applies them to the engine, has the journal commit the result, and only then broadcasts
+(store, then send). Nothing else changes a hand.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+
+import trio
+
+import protocol.errors as E
+import protocol.messages as m
+from poker import events as ev
+from poker.actions import Action, ActionKind, IllegalAction
+from poker.cards import shuffled_deck
+from poker.hand import Hand
+from server.fanout import (
+    broadcast_hand_events,
+    reply_error,
+    send_your_turn,
+    set_sitting_out,
+    tournament_events,
+    wake_tables,
+)
+from server.house import House, TableCommand, Turn
+from server.journal import wall_clock
+from server.store import Record
+
+log = logging.getLogger("hickory.server")
+
+INBOX_SIZE = 1024
+
+
+class TableRunner:
+    """The one task that plays hands at one table."""
+
+    def __init__(self, house: House, table_id: int) -> None:
+        self.house = house
+        self.table_id = table_id
+        self.send, self.inbox = trio.open_memory_channel[TableCommand](INBOX_SIZE)
+        self.turn: Turn | None = None
+        self.last_hand_end = -math.inf
+        self.away_until: float | None = None  # when everyone is sitting out: next deal
+
+    def post(self, cmd: TableCommand) -> bool:
+        try:
+            self.send.send_nowait(cmd)
+            return True
+        except trio.WouldBlock:
+            return False
+
+    async def run(self) -> None:
+        h = self.house
+        t = h.tournament
+        while not t.finished and self.table_id in t.tables:
+            table = t.table(self.table_id)
+            if table.hand is not None and not table.hand.is_over:
+                await self.play(table.hand)  # a hand restored after a restart
+                continue
+            if table.hand is not None and table.hand.is_over:
+                await self.end_hand()
+                self.last_hand_end = trio.current_time()
+                continue
+            now = h.now()
+            if not t.can_deal(self.table_id, now):
+                await self.wait_for_change(1.0)
+                continue
+            if self.everyone_away():
+                # Nobody here is playing: deal at a human pace (one hand per action clock),
+                # not as fast as the CPU can fold hands; at once when someone is back.
+                if self.away_until is None:
+                    self.away_until = trio.current_time() + t.settings.action_clock
+                if trio.current_time() < self.away_until:
+                    await self.wait_for_change(self.away_until - trio.current_time())
+                    continue
+            self.away_until = None
+            pause_left = self.last_hand_end + h.config.hand_pause - trio.current_time()
+            if pause_left > 0:
+                await self.wait_for_change(pause_left)
+                continue
+            await self.begin_hand()
+            await trio.lowlevel.checkpoint()
+
+    def everyone_away(self) -> bool:
+        seats = self.house.tournament.table(self.table_id).seats.values()
+        return all(self.house.players[p.player_id].sitting_out for p in seats if p.stack > 0)
+
+    async def wait_for_change(self, timeout: float) -> None:
+        with trio.move_on_after(timeout):
+            cmd = await self.inbox.receive()
+            self.handle_idle(cmd)
+
+    def handle_idle(self, cmd: TableCommand) -> None:
+        """Commands that arrive between hands."""
+        h = self.house
+        if cmd.kind == "act" and cmd.player_id is not None:
+            set_sitting_out(h, cmd.player_id, False)  # trying to act means "I'm back"
+        if cmd.kind == "act" and cmd.client is not None:
+            reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
+        elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
+            set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
+
+    # -- a hand -----------------------------------------------------------------------------
+
+    async def begin_hand(self) -> None:
+        h = self.house
+        t = h.tournament
+        table_id = self.table_id
+        deck = shuffled_deck(h.deck_rng)
+        now = h.now()
+        carry_before = t.table(table_id).carry
+        hand = t.begin_hand(table_id, now, deck=deck)
+        table = t.table(table_id)
+        seats = {s: [p.player_id, h.players[p.player_id].name] for s, p in table.seats.items()}
+        records = h.journal.input("begin_hand", {"now": now, "deck": deck, "carry": carry_before}, table_id)
+        if h.store is not None:
+            records.append(Record(
+                sql="INSERT OR REPLACE INTO hands (hand_no, table_id, level, started_at, status, seats) "
+                    "VALUES (?, ?, ?, ?, 'playing', ?)",
+                params=(hand.hand_no, table_id, t.hand_level(table_id), wall_clock(), json.dumps(seats)),
+            ))
+            records += h.journal.hand_events(hand, hand.events)
+        await h.journal.commit(records)
+        broadcast_hand_events(h, table_id, hand, hand.events)
+
+    async def end_hand(self) -> None:
+        h = self.house
+        t = h.tournament
+        hand = t.table(self.table_id).hand
+        assert hand is not None and hand.result is not None
+        now = h.now()
+        events = t.end_hand(self.table_id, now)
+        records = h.journal.input("end_hand", {"now": now}, self.table_id)
+        if h.store is not None:
+            summary = {"stacks": hand.result.stacks, "carried_out": hand.result.carried_out}
+            records.append(Record(sql="UPDATE hands SET status='finished', summary=? WHERE hand_no=?",
+                                  params=(json.dumps(summary), hand.hand_no)))
+        records += h.journal.audit(events)
+        await h.journal.commit(records)
+        tournament_events(h, events)
+        wake_tables(h)
+        for w in h.watchers:
+            w.hand_ended(self.table_id)
+
+    async def play(self, hand: Hand) -> None:
+        h = self.house
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            assert legal is not None
+            seat = legal.seat
+            player_id = h.tournament.table(self.table_id).seats[seat].player_id
+            ps = h.players[player_id]
+            if ps.sitting_out:
+                await self.apply(hand, seat, legal.timeout_action(), automatic=True)
+                continue
+            settings = h.tournament.hand_settings(self.table_id)
+            turn = self.turn
+            if turn is None or turn.seat != seat or turn.player_id != player_id:
+                turn = Turn(seat=seat, player_id=player_id, started=trio.current_time(),
+                            clock=settings.action_clock, bank=ps.bank)
+                self.turn = turn
+                send_your_turn(h, self.table_id, hand, turn)
+            acted = False
+            with trio.move_on_at(turn.deadline()):
+                while not acted:
+                    cmd = await self.inbox.receive()
+                    acted = await self.handle_in_hand(hand, turn, cmd)
+            if not acted:
+                # Clock and bank ran out: check if free, else fold; then sitting out.
+                ps.bank = 0.0
+                self.turn = None
+                await self.apply(hand, seat, legal.timeout_action(), automatic=True)
+                set_sitting_out(h, player_id, True)
+
+    async def handle_in_hand(self, hand: Hand, turn: Turn, cmd: TableCommand) -> bool:
+        """Handle one command during a hand; True when the player to act has acted."""
+        h = self.house
+        if cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
+            set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
+            if cmd.kind == "sit_out" and cmd.player_id == turn.player_id:
+                self.turn = None
+                legal = hand.legal_actions()
+                assert legal is not None
+                await self.apply(hand, turn.seat, legal.timeout_action(), automatic=True)
+                return True
+            return False
+        if cmd.kind != "act" or cmd.client is None:
+            return False
+        msg: m.Act = cmd.msg
+        client = cmd.client
+        if cmd.player_id is not None:
+            # A sitting-out player is acted for without a turn, so trying to act is how
+            # "they act" ends the sit-out: back from their next decision.
+            set_sitting_out(h, cmd.player_id, False)
+        if cmd.player_id != turn.player_id:
+            reply_error(client, E.NOT_YOUR_TURN, f"not your turn: seat {turn.seat} is to act", msg.id)
+            return False
+        if msg.hand_no != hand.hand_no or (msg.table is not None and msg.table != self.table_id):
+            reply_error(client, E.STALE_HAND,
+                        f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} is being played", msg.id)
+            return False
+        action = Action(kind=ActionKind(msg.action), amount=msg.amount)
+        try:
+            new = hand.act(turn.seat, action)
+        except IllegalAction as exc:
+            reply_error(client, exc.code if exc.code != "hand_over" else E.STALE_HAND, exc.message, msg.id)
+            return False
+        used = trio.current_time() - turn.started
+        ps = h.players[turn.player_id]
+        if used > turn.clock:
+            ps.bank = max(0.0, turn.bank - (used - turn.clock))
+        self.turn = None
+        await self.record(hand, turn.seat, action, False, new)
+        if ps.sitting_out:
+            set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
+        if msg.id is not None:
+            client.send(m.Ack(id=msg.id))
+        return True
+
+    async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:
+        await self.record(hand, seat, action, automatic, hand.act(seat, action, automatic=automatic))
+
+    async def record(
+        self, hand: Hand, seat: int, action: Action, automatic: bool, new: list[ev.Event]
+    ) -> None:
+        """Store an applied action and its consequences, then broadcast them."""
+        h = self.house
+        player_id = h.tournament.table(self.table_id).seats[seat].player_id
+        records = [
+            *h.journal.input("act", {
+                "seat": seat, "kind": action.kind.value, "amount": action.amount,
+                "automatic": automatic, "now": h.now(), "bank": h.players[player_id].bank,
+            }, self.table_id),
+            *h.journal.hand_events(hand, new),
+        ]
+        await h.journal.commit(records)
+        broadcast_hand_events(h, self.table_id, hand, new)
+
+
+def start_tables(h: House) -> None:
+    """A task for every table that has none (at the start, and after a restart)."""
+    assert h.nursery is not None
+    for table_id in h.tournament.table_ids():
+        if table_id not in h.runners:
+            runner = TableRunner(h, table_id)
+            h.runners[table_id] = runner
+            h.nursery.start_soon(_run_table, h, runner)
+
+
+async def _run_table(h: House, runner: TableRunner) -> None:
+    try:
+        await runner.run()
+    finally:
+        h.runners.pop(runner.table_id, None)

@@ -34,7 +34,7 @@ class ServerConfig:
     action_clock: float = 30.0
     time_bank: float = 60.0
     reconnect_grace: float = 60.0
-    deadline: dt.datetime | None = None  # None: the next midnight, local time
+    deadline: dt.datetime | None = None  # None: the midnight after the start, local time
     no_deadline: bool = False
     start_at: int | None = None  # start automatically when this many have joined
     start_time: dt.datetime | None = None  # or at this time
@@ -132,7 +132,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--action-clock", type=float, help=f"seconds per decision (default {d.action_clock:g})")
     p.add_argument("--time-bank", type=float, help=f"each player's time bank in seconds (default {d.time_bank:g})")
     p.add_argument("--reconnect-grace", type=float, help=f"seconds before a dropped player is shown as disconnected (default {d.reconnect_grace:g})")
-    p.add_argument("--deadline", type=_time, help="when the tournament ends: HH:MM or ISO time (default: next midnight, local)")
+    p.add_argument("--deadline", type=_time, help="when the tournament ends: HH:MM or ISO time (default: the midnight after the start, local)")
     p.add_argument("--no-deadline", action="store_true", help="play until one player has every chip")
     p.add_argument("--start-at", type=int, help="start automatically when this many players have joined")
     p.add_argument("--start-time", type=_time, help="start automatically at this time (HH:MM or ISO)")

@@ -6,14 +6,13 @@ between their hands (each change synchronous, so atomic) and wakes them.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 
 import attrs
 import trio
 
 from protocol.codec import encode
-from server.fanout import tournament_events, wake_tables
+from server.fanout import announce_all, tournament_events, wake_tables
 from server.house import House
 from server.snapshots import lobby_message
 from server.store import meta_record
@@ -29,9 +28,23 @@ LOBBY_BYTES_PER_SECOND = 1e6  # bound on lobby pushes: bytes x receivers per sec
 async def start_tournament(h: House) -> list[object]:
     t = h.tournament
     now = h.now()
+    wall = h.wall_clock()
+    # The default deadline is the midnight after the start, not after the server started:
+    # a server launched at 23:50 for a tournament starting at 00:10 plays until the next one.
+    h.deadline_wall = h.config.deadline_wall(wall)
+    notice = None
+    if h.deadline_wall is not None and h.deadline_wall <= wall:
+        notice = (f"The deadline {h.deadline_wall.isoformat(timespec='minutes')} had passed when the "
+                  "tournament started: there is no deadline until the director sets one.")
+        h.deadline_wall = None
     t.settings = attrs.evolve(t.settings, deadline=h.deadline_in_base())
     events: list[object] = [*t.start(now)]
-    await h.journal.commit(h.journal.input("start", {"now": now, "deadline": t.settings.deadline}))
+    await h.journal.commit([
+        *h.journal.input("start", {"now": now, "deadline": t.settings.deadline}),
+        *h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat()),
+    ])
+    if notice is not None:
+        announce_all(h, notice, by="server")
     log.info("tournament started: %d players at %d tables", len(t.registered), len(t.tables))
     tournament_events(h, events)
     start_tables(h)
@@ -46,7 +59,7 @@ def should_start(h: House) -> bool:
         return False
     if c.start_at is not None and n >= c.start_at:
         return True
-    if c.start_time is not None and dt.datetime.now().astimezone() >= c.start_time:
+    if c.start_time is not None and h.wall_clock() >= c.start_time:
         return True
     return False
 

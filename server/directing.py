@@ -17,7 +17,6 @@ from server.clients import Client
 from server.coordinator import start_tournament
 from server.fanout import announce_all, tournament_events, wake_tables
 from server.house import House
-from server.store import meta_record
 from server.tournament.director import Director
 from server.tournament.errors import TournamentError
 from server.tournament.tournament import Phase, Tournament
@@ -71,9 +70,8 @@ async def run_command(h: House, cmd: m.Command) -> None:
         payload["text"] = cmd.text
     events = apply_director(t, payload)
     records = h.journal.input("director", payload) + h.journal.audit(events)
-    if isinstance(cmd, m.SetDeadlineCommand) and h.store is not None:
-        wall = "" if h.deadline_wall is None else h.deadline_wall.isoformat()
-        records.append(meta_record("deadline_wall", wall))
+    if isinstance(cmd, m.SetDeadlineCommand):
+        records += h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat())
     await h.journal.commit(records)
     tournament_events(h, events)
     wake_tables(h)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -101,7 +101,10 @@ class House:
         self.chat_enabled = True
         self.seed = seed if seed is not None else secrets.randbits(64)
         self._resume_at = 0.0  # tournament time when the server last stopped
-        self.deadline_wall: dt.datetime | None = config.deadline_wall(dt.datetime.now().astimezone())
+        # The wall clock: the deadline and the start time are wall-clock times (tests set it).
+        self.wall_clock: Callable[[], dt.datetime] = lambda: dt.datetime.now().astimezone()
+        # Shown in the lobby before the start; the default ("next midnight") is fixed at the start.
+        self.deadline_wall: dt.datetime | None = config.deadline_wall(self.wall_clock())
         self.tournament = Tournament(config.tournament_settings(None), random.Random(self.seed))
         self.watchers: list[Watcher] = []
 
@@ -118,7 +121,7 @@ class House:
     def deadline_in_base(self) -> float | None:
         if self.deadline_wall is None:
             return None
-        left = (self.deadline_wall - dt.datetime.now().astimezone()).total_seconds()
+        left = (self.deadline_wall - self.wall_clock()).total_seconds()
         return self.now() + left
 
     # -- where players are ------------------------------------------------------------------

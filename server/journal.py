@@ -16,7 +16,7 @@ import trio
 from poker import events as ev
 from poker.hand import Hand
 from server.records import event_to_json
-from server.store import Record, Store, StoreError, input_record
+from server.store import Record, Store, StoreError, input_record, meta_record
 from server.tournament import events as tev
 
 
@@ -67,6 +67,10 @@ class Journal:
     def input(self, kind: str, payload: dict[str, Any], table_id: int | None = None) -> list[Record]:
         """An input to the tournament, as the row its replay reads (``recovery.py``)."""
         return [input_record(kind, payload, table_id)] if self.store is not None else []
+
+    def meta(self, key: str, value: str) -> list[Record]:
+        """A setting kept beside the log (the deadline's wall time, the clock)."""
+        return [meta_record(key, value)] if self.store is not None else []
 
     def hand_events(self, hand: Hand, events: Sequence[ev.Event]) -> list[Record]:
         """The newest ``events`` of ``hand``, numbered after the ones stored before."""

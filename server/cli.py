@@ -4,6 +4,7 @@
     hickory-server simulate ...                              play hands in process
     hickory-server history --db PATH [...]                   export hands
     hickory-server standings --db PATH                       print standings
+    hickory-server director-secret --db PATH                 a new director secret
 
 Adding a tool is one function and one parser entry in ``SUBCOMMANDS``.
 """
@@ -52,6 +53,9 @@ def _subcommands() -> list[Subcommand]:
         subs.append(("standings", add_standings_arguments, run_standings))
     except ImportError:
         pass
+    from server import director_key
+
+    subs.append(("director-secret", director_key.add_arguments, director_key.run))
     return subs
 
 

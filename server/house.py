@@ -22,6 +22,7 @@ from poker.events import Event
 from poker.hand import Hand
 from server.clients import Client, PlayerState
 from server.config import ServerConfig
+from server.director_key import digest, new_secret
 from server.journal import Journal
 from server.store import Store
 from server.tournament.tournament import Location, Tournament
@@ -89,7 +90,10 @@ class House:
         self.by_name: dict[str, str] = {}
         self.runners: dict[int, TableHandle] = {}
         self._where: dict[str, int] = {}  # player -> table last found at (a hint for locate)
-        self.director_secret = config.director_secret or secrets.token_urlsafe(12)
+        # Known in plain text only when made or given in this run (for the banner); a
+        # restarted server checks logins against the hash kept in the database.
+        self.director_secret: str | None = config.director_secret or new_secret()
+        self.director_secret_hash = digest(self.director_secret)
         self._time_base = 0.0
         self.next_conn = 0
         self.port: int | None = None

@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from poker.actions import Action, ActionKind, IllegalAction, Ruleset
+from server import director_key
 from server.app import Server
 from server.clients import PlayerState
 from server.config import ServerConfig
@@ -67,11 +68,17 @@ def open_server(config: ServerConfig) -> Server:
             meta_record("seed", str(server.seed)),
             meta_record("config", _config_json(config)),
             meta_record("created", dt.datetime.now().astimezone().isoformat(timespec="seconds")),
+            meta_record(director_key.META_KEY, server.director_secret_hash),
         ])
         log.info("new tournament in %s", config.db)
         return server
     config = stored_config(config, store.get_meta("config"))
     server = Server(config, store=store, seed=int(seed_text))
+    kept = store.get_meta(director_key.META_KEY)
+    if config.director_secret is None and kept is not None:
+        server.director_secret, server.director_secret_hash = None, kept  # the same director gets in
+    else:  # given with --director, or a database from before secrets were kept
+        store.write_now([meta_record(director_key.META_KEY, server.director_secret_hash)])
     wall = store.get_meta("deadline_wall")
     if wall is not None:
         server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None

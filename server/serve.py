@@ -40,7 +40,11 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             print(f"Hickory server: {server.tournament.settings.name}", flush=True)
             print(f"  listening on {config.host}:{port}", flush=True)
             print(f"  players connect with: hickory {where}:{port} --name NAME", flush=True)
-            print(f"  director secret: {server.director_secret}", flush=True)
+            if server.director_secret is not None:
+                print(f"  director secret: {server.director_secret}", flush=True)
+            else:
+                print("  director secret: the same as before (lost it? stop the server and run "
+                      f"hickory-server director-secret --db {config.db})", flush=True)
             print(f"  database: {config.db if config.db is not None else '(none: nothing is kept)'}", flush=True)
         if config.bots:
             nursery.start_soon(run_bots, config, port)

@@ -17,6 +17,7 @@ import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client, PlayerState, token_hash
+from server.director_key import matches
 from server.fanout import player_status, send_your_turn, tournament_events
 from server.house import House
 from server.snapshots import lobby_message, send_result_if_over, snapshot_for
@@ -119,7 +120,7 @@ async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
 
 
 async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> None:
-    if not hmac.compare_digest(msg.secret.encode(), h.director_secret.encode()):
+    if not matches(msg.secret, h.director_secret_hash):
         await trio.sleep(0.5)  # slow down guessing
         raise ProtocolError(E.UNAUTHORIZED, "wrong director secret")
     client.role = "director"

@@ -137,7 +137,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start-at", type=int, help="start automatically when this many players have joined")
     p.add_argument("--start-time", type=_time, help="start automatically at this time (HH:MM or ISO)")
     p.add_argument("--password", help="players need this password to join")
-    p.add_argument("--director-secret", help="the director's secret (default: generated and printed)")
+    p.add_argument("--director-secret", help="the director's secret (default: generated, printed once, kept hashed in the database)")
     p.add_argument("--hand-pause", type=float, help=f"seconds between hands (default {d.hand_pause:g})")
     p.add_argument("--bots", type=int, help="fill this many seats with built-in bots")
     p.add_argument("--bot-strategy", choices=["random", "calling-station", "solid"], help="the built-in bots' strategy (default solid)")

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         store = Store(args.db)
     except StoreError as exc:
         print(f"hickory-server: {exc}\n  A new secret takes effect at a start: stop the server "
-              "(nothing is lost), run this again, then start it; or restart it with --director SECRET.",
+              "(nothing is lost), run this again, then start it; or restart it with --director-secret SECRET.",
               file=sys.stderr)
         return 2
     try:

@@ -9,6 +9,7 @@ from protocol.fields import (
     Reason,
     RuleError,
     Timestamp,
+    Title,
 )
 from protocol.parts import (
     ScheduleLevel,
@@ -165,6 +166,41 @@ class AnnounceCommand:
     reason: Reason
 
 
+@attrs.frozen(kw_only=True)
+class RuleCommand:
+    """A ruling (version 2): closes a player's call to the floor, or stands alone for a
+    table or for everyone. Announced to that table and kept in the audit.
+
+    Attributes:
+        call_id: the call it answers (from director_called), or null
+        table: the table it concerns when it answers no call, or null for everyone
+        decision: the ruling, as the players will read it
+    """
+
+    TYPE: ClassVar[str] = "rule"
+    SINCE: ClassVar[int] = 2
+    call_id: int | None = None
+    table: int | None = None
+    decision: Message
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class AwardCommand:
+    """Name a trophy (version 2): shown with the final results and in every export.
+
+    Attributes:
+        title: the trophy, e.g. "best bluff"
+        player_id: who gets it
+    """
+
+    TYPE: ClassVar[str] = "award"
+    SINCE: ClassVar[int] = 2
+    title: Title
+    player_id: int
+    reason: Reason
+
+
 Command = (
     StartCommand
     | PauseCommand
@@ -177,6 +213,8 @@ Command = (
     | RemovePlayerCommand
     | AdjustChipsCommand
     | AnnounceCommand
+    | RuleCommand
+    | AwardCommand
 )
 COMMAND_TAG = "op"
 

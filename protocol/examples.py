@@ -175,6 +175,9 @@ COMMAND_EXAMPLES: list[m.Command] = [
     m.RemovePlayerCommand(player_id=9, reason="had to leave"),
     m.AdjustChipsCommand(player_id=4, chips=2500, reason="miscounted starting stack"),
     m.AnnounceCommand(text="Last level before the break", reason="schedule"),
+    m.RuleCommand(call_id=1, decision="The bet stands: string bets are not possible online",
+                  reason="floor call"),
+    m.AwardCommand(title="Best bluff", player_id=2, reason="seven-high on the river"),
 ]
 """One example of every director command."""
 
@@ -310,14 +313,18 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
     ),
     m.DirectorCalled(
         player_id=1, name="Alice", table=1, seat=1,
-        message="Ivan has been away for ten minutes", seq=23,
+        message="Ivan has been away for ten minutes", call_id=1, hand_no=41, seq=23,
     ),
+    m.Ruling(call_id=1, table=1, decision="Ivan is sat out; his blinds are posted", seq=24),
     m.Announcement(
         text="The tournament is paused", by="director", reason="dinner break", seq=24
     ),
     m.History(id=24, hands=(HAND_RECORD,), seq=25),
     m.Standings(id=25, places=PLACES, final=False, seq=26),
-    m.TournamentFinished(name=TOURNAMENT, places=PLACES, seq=27),
+    m.TournamentFinished(name=TOURNAMENT, places=PLACES, trophies=(
+        m.Trophy(title="Winner", player_id=PLACES[0].player_id, name=PLACES[0].name, by_rule=True),
+        m.Trophy(title="Best bluff", player_id=2, name="Bob", by_rule=False),
+    ), seq=27),
 ]
 """Every server message type."""
 

@@ -61,11 +61,13 @@ from protocol.commands import (
     COMMAND_TAG,
     AdjustChipsCommand,
     AnnounceCommand,
+    AwardCommand,
     Command,
     MovePlayerCommand,
     PauseCommand,
     RemovePlayerCommand,
     ResumeCommand,
+    RuleCommand,
     SetDeadlineCommand,
     SetLevelCommand,
     SetOptionsCommand,
@@ -113,6 +115,7 @@ from protocol.parts import (
     SeatStack,
     SeatView,
     ShownHand,
+    Trophy,
     Winner,
 )
 from protocol.server_messages import (
@@ -134,6 +137,7 @@ from protocol.server_messages import (
     PlayerStatus,
     PotAwarded,
     Pots,
+    Ruling,
     ServerGoodbye,
     ServerMessage,
     ServerPing,
@@ -248,6 +252,10 @@ __all__ = [
     "TournamentFinished",
     "Welcome",
     "Winner",
+    "Trophy",
+    "Ruling",
+    "RuleCommand",
+    "AwardCommand",
     "YourTurn",
 ]
 

@@ -10,6 +10,7 @@ from protocol.fields import (
     Name,
     ServerText,
     Street,
+    Title,
 )
 
 # =====================================================================================
@@ -172,6 +173,22 @@ class Place:
     name: Name
     chips: int
     eliminated_in_hand: int | None
+
+
+@attrs.frozen(kw_only=True)
+class Trophy:
+    """A trophy of the night (version 2): "Winner" and "Runner-up" by the final standings,
+    then the director's own titles.
+
+    Attributes:
+        title: the trophy
+        by_rule: true for the winner and runner-up, false for a director's title
+    """
+
+    title: Title
+    player_id: int
+    name: Name
+    by_rule: bool
 
 
 @attrs.frozen(kw_only=True)

@@ -30,6 +30,7 @@ from protocol.parts import (
     ScheduleLevel,
     SeatStack,
     SeatView,
+    Trophy,
     Winner,
 )
 
@@ -506,6 +507,10 @@ class DirectorCalled:
         table: the player's table, or null
         seat: the player's seat, or null
         message: what the player wrote
+        call_id: the call's number in the director's queue; a rule command answers it
+            (version 2)
+        hand_no: the hand being played at the player's table when the call was made, or
+            null (version 2)
     """
 
     TYPE: ClassVar[str] = "director_called"
@@ -514,6 +519,8 @@ class DirectorCalled:
     table: int | None
     seat: int | None
     message: Message
+    call_id: int | None = attrs.field(default=None, metadata={"since": 2})
+    hand_no: int | None = attrs.field(default=None, metadata={"since": 2})
     seq: int | None = None
 
 
@@ -572,11 +579,33 @@ class TournamentFinished:
     Attributes:
         name: the tournament's name
         places: final places, winner first
+        trophies: the winner and runner-up by the rules, then the director's trophies
+            (version 2)
     """
 
     TYPE: ClassVar[str] = "tournament_finished"
     name: Title
     places: tuple[Place, ...]
+    trophies: tuple[Trophy, ...] = attrs.field(default=(), metadata={"since": 2})
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Ruling:
+    """The director's ruling (version 2), to the table it concerns (or everyone) and to
+    directors. A version-1 connection gets it as an announcement.
+
+    Attributes:
+        call_id: the player's call it answers, or null
+        table: the table it concerns, or null for everyone
+        decision: the ruling
+    """
+
+    TYPE: ClassVar[str] = "ruling"
+    SINCE: ClassVar[int] = 2
+    call_id: int | None
+    table: int | None
+    decision: Message
     seq: int | None = None
 
 
@@ -608,5 +637,6 @@ ServerMessage = (
     | History
     | Standings
     | TournamentFinished
+    | Ruling
 )
 

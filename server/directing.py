@@ -68,6 +68,12 @@ async def run_command(h: House, cmd: m.Command) -> None:
             payload["delta"] = cmd.chips - t.stack_of(player_id)
     elif isinstance(cmd, m.AnnounceCommand):
         payload["text"] = cmd.text
+    elif isinstance(cmd, m.RuleCommand):
+        payload.update(call_id=cmd.call_id, table=cmd.table, decision=cmd.decision)
+    elif isinstance(cmd, m.AwardCommand):
+        if str(cmd.player_id) not in h.players:
+            raise ProtocolError(E.NOT_FOUND, f"there is no player {cmd.player_id}")
+        payload.update(title=cmd.title, player_id=str(cmd.player_id))
     events = apply_director(t, payload)
     records = h.journal.input("director", payload) + h.journal.audit(events)
     if isinstance(cmd, m.SetDeadlineCommand):
@@ -103,4 +109,8 @@ def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
         return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
     if op == "announce":
         return d.announce(now, p["text"], reason=reason)
+    if op == "rule":
+        return d.rule(now, p["decision"], call_id=p["call_id"], table_id=p["table"], reason=reason)
+    if op == "award":
+        return d.award(now, p["title"], p["player_id"], reason=reason)
     raise TournamentError(f"unknown director operation {op!r}")

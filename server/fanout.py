@@ -20,7 +20,7 @@ from protocol.codec import encode
 from server import outbound
 from server.clients import Client
 from server.house import House, TableCommand, Turn
-from server.snapshots import snapshot_for
+from server.snapshots import final_result, snapshot_for
 from server.tournament import events as tev
 
 log = logging.getLogger("hickory.server")
@@ -146,8 +146,10 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
             if runner is not None:
                 runner.post(TableCommand(kind="wake"))
         elif isinstance(e, tev.DirectorAction):
-            if e.action != "announce":  # an announcement is sent by its own event
+            if e.action not in ("announce", "rule"):  # these are sent by their own events
                 announce_all(h, e.summary, by="director", reason=e.reason)
+        elif isinstance(e, tev.RulingMade):
+            send_ruling(h, e)
         elif isinstance(e, tev.Announcement):
             recipients = None if not e.to else [
                 c for p in e.to if (c := h.players[p].client) is not None
@@ -156,14 +158,9 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
                                         reason=None), recipients)
         elif isinstance(e, tev.FloorCalled):
             ps = h.players[e.player_id]
-            broadcast(
-                h,
-                m.DirectorCalled(player_id=int(e.player_id), name=ps.name, table=e.table_id,
-                                 seat=e.seat, message=e.message),
-                [c for c in h.clients if c.role == "director"],
-            )
+            broadcast(h, director_called(h, e), [c for c in h.clients if c.role == "director"])
         elif isinstance(e, tev.TournamentFinished):
-            broadcast(h, m.TournamentFinished(name=t.settings.name, places=outbound.places(e.standings)))
+            broadcast(h, final_result(h, e.standings))
             log.info("tournament finished: %s", e.reason)
             h.finished.set()
         h.lobby_dirty = True
@@ -174,6 +171,24 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
         loc = h.locate(player_id)
         if ps.client is not None and loc is not None and loc.table_id in t.tables:
             ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+
+
+def director_called(h: House, e: tev.FloorCalled) -> m.DirectorCalled:
+    return m.DirectorCalled(player_id=int(e.player_id), name=h.players[e.player_id].name,
+                            table=e.table_id, seat=e.seat, message=e.message,
+                            call_id=e.call_id, hand_no=e.hand_no)
+
+
+def send_ruling(h: House, e: tev.RulingMade) -> None:
+    """To the table the ruling concerns (everyone without one) and every director; a
+    version-1 connection, which has no ruling message, reads it as an announcement."""
+    to = table_clients(h, e.table_id) if e.table_id is not None else list(h.clients)
+    to += [c for c in h.clients if c.role == "director" and c not in to]
+    ruling = m.Ruling(call_id=e.call_id, table=e.table_id, decision=e.decision)
+    about = f" (call #{e.call_id})" if e.call_id is not None else ""
+    note = m.Announcement(text=f"Ruling{about}: {e.decision}", by="director", reason=None)
+    broadcast(h, ruling, [c for c in to if c.version >= 2])
+    broadcast(h, note, [c for c in to if c.version < 2])
 
 
 def wake_tables(h: House) -> None:

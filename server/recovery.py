@@ -174,6 +174,8 @@ def replay_log(
                 apply_director(t, p)
             except TournamentError as exc:
                 log.warning("log entry %d: director operation %s no longer applies: %s", seq, p["op"], exc)
+        elif kind == "call_floor":
+            t.call_floor(p["now"], p["player_id"], p["message"])
         elif kind == "status":
             ps = server.players.get(p["player_id"])
             if ps is not None:

@@ -35,7 +35,9 @@ from server.app import Server
 from server.config import ServerConfig
 from server.records import event_from_json
 from server.recovery import replay_log, resume_clock, stored_config
+from server.results import results_csv, results_html
 from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, parse_payload
+from server.tournament.floor import trophies
 from server.tournament.tournament import Phase
 
 EXIT_ERROR = 2
@@ -332,7 +334,8 @@ def _quiet_stdout() -> None:
 def add_standings_arguments(p: argparse.ArgumentParser) -> None:
     p.description = "Print a Hickory tournament's standings (safe while the server runs)."
     p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    p.add_argument("--format", choices=("text", "json", "csv", "html"), default="text",
+                   help="text (default), json, csv (for a spreadsheet) or html (a page to print or post)")
 
 
 def standings_data(server: Server) -> dict[str, Any]:
@@ -359,6 +362,9 @@ def standings_data(server: Server) -> dict[str, Any]:
         "players_left": len(t.players_in()), "chips_issued": t.chips_issued,
         "chips_in_play": t.chips_in_play(), "carried": t.carried_chips(), "adjustment": t.adjustment,
         "places": places,
+        "trophies": [{"title": tr.title, "player_id": tr.player_id, "name": t.name_of(tr.player_id),
+                      "by_rule": tr.by_rule}
+                     for tr in trophies(t.result.standings if t.result is not None else None, t.floor.awarded)],
     }
 
 
@@ -387,6 +393,9 @@ def format_standings(data: dict[str, Any]) -> str:
             note = ""
         chips = "" if p["eliminated"] else f"{p['chips']:,}"
         lines.append(f"{place:>5}  {p['name']:<{width}}  {chips:>12}  {note}".rstrip())
+    if data["trophies"]:
+        lines.append("")
+        lines += [f"{tr['title']}: {tr['name']}" for tr in data["trophies"]]
     if data["state"] != "registering":
         lines.append("")
         total = data["chips_in_play"] + data["adjustment"]
@@ -417,6 +426,10 @@ def run_standings(args: argparse.Namespace) -> int:
     data = standings_data(server)
     if args.format == "json":
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(results_csv(data))
+    elif args.format == "html":
+        sys.stdout.write(results_html(data))
     else:
         sys.stdout.write(format_standings(data))
     return 0

@@ -42,6 +42,11 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
 async def call_director(h: House, client: Client, msg: m.CallDirector) -> None:
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players call the director")
-    tournament_events(h, h.tournament.call_floor(h.now(), client.player_id, msg.message))
+    now = h.now()
+    events = h.tournament.call_floor(now, client.player_id, msg.message)
+    # The call waits in the director's queue: stored, so a restart keeps it open.
+    await h.journal.commit(h.journal.input("call_floor", {
+        "now": now, "player_id": client.player_id, "message": msg.message}))
+    tournament_events(h, events)
     if msg.id is not None:
         client.send(m.Ack(id=msg.id))

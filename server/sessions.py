@@ -18,10 +18,11 @@ import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client, PlayerState, token_hash
 from server.director_key import matches
-from server.fanout import player_status, send_your_turn, tournament_events
+from server.fanout import director_called, player_status, send_your_turn, tournament_events
 from server.house import House
 from server.snapshots import lobby_message, send_result_if_over, snapshot_for
 from server.store import Record
+from server.tournament.events import FloorCalled
 from server.tournament.tournament import Phase
 
 log = logging.getLogger("hickory.server")
@@ -130,6 +131,10 @@ async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> Non
     client.send(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
     client.send(lobby_message(h))
+    for call in h.tournament.floor.open.values():  # the queue of calls waiting for a ruling
+        client.send(director_called(h, FloorCalled(
+            at=call.at, player_id=call.player_id, table_id=call.table_id, seat=call.seat,
+            message=call.message, call_id=call.call_id, hand_no=call.hand_no)))
     send_result_if_over(h, client)
 
 

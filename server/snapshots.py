@@ -8,12 +8,15 @@ the hand itself, so a picture cannot show a card its receiver may not see.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import protocol.messages as m
 from poker.views import view_for
 from server import outbound
 from server.clients import Client
 from server.house import House
+from server.tournament.floor import trophies
+from server.tournament.standings import Standing
 from server.tournament.tournament import Location, Phase
 
 
@@ -105,9 +108,19 @@ def standings_message(h: House, request_id: int | None = None) -> m.Standings:
     return m.Standings(id=request_id, places=outbound.places(t.standings()), final=t.finished)
 
 
+def final_result(h: House, standings: Sequence[Standing]) -> m.TournamentFinished:
+    """The final places and the night's trophies."""
+    t = h.tournament
+    return m.TournamentFinished(
+        name=t.settings.name, places=outbound.places(standings),
+        trophies=tuple(m.Trophy(title=tr.title, player_id=int(tr.player_id), name=t.name_of(tr.player_id),
+                                by_rule=tr.by_rule)
+                       for tr in trophies(standings, t.floor.awarded)),
+    )
+
+
 def send_result_if_over(h: House, client: Client) -> None:
     """Late arrivals after the end get the result too (the server stays up for them)."""
     result = h.tournament.result
     if result is not None:
-        client.send(m.TournamentFinished(name=h.tournament.settings.name,
-                                         places=outbound.places(result.standings)))
+        client.send(final_result(h, result.standings))

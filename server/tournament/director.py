@@ -33,7 +33,9 @@ from .events import (
     LevelChanged,
     MoveReason,
     RulesChanged,
+    RulingMade,
     TournamentEvent,
+    TrophyAwarded,
 )
 from .settings import Settings
 from .tournament import Tournament
@@ -290,6 +292,31 @@ class Director:
             self._t._entrant(pid)
         record = self._record(now, "announce", reason, text.strip(), tuple(to))
         return [record, Announcement(at=now, text=text.strip(), to=tuple(to))]
+
+    # -- the floor -------------------------------------------------------------------
+
+    def rule(self, now: float, decision: str, *, call_id: int | None = None,
+             table_id: int | None = None, reason: str) -> Events:
+        """A ruling: closes a player's call (``call_id``) or stands alone (for a table, or
+        for everyone); announced to that table and kept in the audit."""
+        self._need_reason(reason)
+        if table_id is not None and table_id not in self._t.tables:
+            raise TournamentError(f"there is no table {table_id} in play")
+        ruling = self._t.floor.rule(at=now, call_id=call_id, table_id=table_id, decision=decision)
+        about = f"call #{call_id}" if call_id is not None else (
+            f"table {ruling.table_id}" if ruling.table_id is not None else "everyone")
+        record = self._record(now, "rule", reason, f"Ruling ({about}): {ruling.decision}")
+        return [record, RulingMade(at=now, call_id=call_id, table_id=ruling.table_id,
+                                   decision=ruling.decision)]
+
+    def award(self, now: float, title: str, player_id: str, *, reason: str) -> Events:
+        """Name a trophy ("best bluff"); shown with the final results and in every export."""
+        self._need_reason(reason)
+        self._t._entrant(player_id)
+        trophy = self._t.floor.award(title=title, player_id=player_id)
+        record = self._record(now, "award", reason,
+                              f"Trophy {trophy.title!r}: {self._t.name_of(player_id)}", (player_id,))
+        return [record, TrophyAwarded(at=now, title=trophy.title, player_id=player_id)]
 
     # -- helpers ---------------------------------------------------------------------
 

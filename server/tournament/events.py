@@ -186,6 +186,25 @@ class FloorCalled:
     table_id: int | None
     seat: int | None
     message: str
+    call_id: int = 0  # the call's number in the director's queue
+    hand_no: int | None = None  # the hand being played at the table when the call was made
+
+
+@attrs.frozen(kw_only=True)
+class RulingMade:
+    """The director decided: announced to the table (or everyone without one) and audited."""
+
+    at: float
+    call_id: int | None
+    table_id: int | None
+    decision: str
+
+
+@attrs.frozen(kw_only=True)
+class TrophyAwarded:
+    at: float
+    title: str
+    player_id: str
 
 
 @attrs.frozen(kw_only=True)
@@ -217,5 +236,7 @@ TournamentEvent = (
     | DirectorAction
     | Announcement
     | FloorCalled
+    | RulingMade
+    | TrophyAwarded
     | TournamentFinished
 )

@@ -55,6 +55,7 @@ from .events import (
     TournamentFinished,
     TournamentStarted,
 )
+from .floor import Floor
 from .seating import (
     BreakTable,
     TableLoad,
@@ -135,6 +136,7 @@ class Tournament:
         self.chips_issued = 0
         self.adjustment = 0  # the director adjustment account: chips taken out of play
         self.deadline_passed = False
+        self.floor = Floor()  # calls to the director, rulings, trophies
         self.audit_log: list[DirectorAction] = []  # every director operation, in order
         self.result: TournamentFinished | None = None
         self._entrants: dict[str, _Entrant] = {}
@@ -429,13 +431,20 @@ class Tournament:
         return events
 
     def call_floor(self, now: float, player_id: str, message: str) -> Events:
-        """A player calls the director ("floor!")."""
+        """A player calls the director ("floor!"): the call waits in ``floor.open``."""
         self._entrant(player_id)
         loc = self.location(player_id)
+        table = self.tables.get(loc.table_id) if loc is not None else None
+        hand = table.hand if table is not None else None
+        call = self.floor.call(
+            at=now, player_id=player_id, table_id=loc.table_id if loc else None,
+            seat=loc.seat if loc else None, hand_no=hand.hand_no if hand is not None else None,
+            message=message,
+        )
         return [
             FloorCalled(
-                at=now, player_id=player_id, table_id=loc.table_id if loc else None,
-                seat=loc.seat if loc else None, message=message,
+                at=now, player_id=player_id, table_id=call.table_id, seat=call.seat,
+                message=message, call_id=call.call_id, hand_no=call.hand_no,
             )
         ]
 

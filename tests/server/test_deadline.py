@@ -13,7 +13,7 @@ import protocol.messages as m
 from server.app import Server
 from tests.server.harness import config, joined, running
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 class Wall:

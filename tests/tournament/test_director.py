@@ -247,7 +247,7 @@ def test_a_player_can_call_the_floor() -> None:
     loc = t.location("p03")
     (e,) = t.call_floor(5.0, "p03", "my cards were exposed")
     assert e == FloorCalled(at=5.0, player_id="p03", table_id=loc.table_id, seat=loc.seat,  # type: ignore[union-attr]
-                            message="my cards were exposed")
+                            message="my cards were exposed", call_id=1, hand_no=None)
 
 
 def test_a_transfer_between_players_at_two_tables_in_hands_waits_for_both() -> None:

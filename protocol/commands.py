@@ -201,6 +201,22 @@ class AwardCommand:
     reason: Reason
 
 
+@attrs.frozen(kw_only=True)
+class LateRegistrationCommand:
+    """Open late registration (version 2): new players may join after the start, with the
+    starting stack, through the end of ``until_level``; null closes it.
+
+    Attributes:
+        until_level: the last level (numbered from 1, as people say it) during which late
+            entries are taken, or null to close late registration
+    """
+
+    TYPE: ClassVar[str] = "late_registration"
+    SINCE: ClassVar[int] = 2
+    until_level: int | None
+    reason: Reason
+
+
 Command = (
     StartCommand
     | PauseCommand
@@ -215,6 +231,7 @@ Command = (
     | AnnounceCommand
     | RuleCommand
     | AwardCommand
+    | LateRegistrationCommand
 )
 COMMAND_TAG = "op"
 

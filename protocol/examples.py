@@ -178,6 +178,7 @@ COMMAND_EXAMPLES: list[m.Command] = [
     m.RuleCommand(call_id=1, decision="The bet stands: string bets are not possible online",
                   reason="floor call"),
     m.AwardCommand(title="Best bluff", player_id=2, reason="seven-high on the river"),
+    m.LateRegistrationCommand(until_level=4, reason="two friends are on their way"),
 ]
 """One example of every director command."""
 

@@ -63,6 +63,7 @@ from protocol.commands import (
     AnnounceCommand,
     AwardCommand,
     Command,
+    LateRegistrationCommand,
     MovePlayerCommand,
     PauseCommand,
     RemovePlayerCommand,
@@ -256,6 +257,7 @@ __all__ = [
     "Ruling",
     "RuleCommand",
     "AwardCommand",
+    "LateRegistrationCommand",
     "YourTurn",
 ]
 

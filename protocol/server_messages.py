@@ -171,6 +171,8 @@ class Lobby:
         players: every entrant
         tables: tables in play
         deadline: the time the tournament should end by, or null
+        late_until_level: after the start, late registration is open through this level
+            (numbered from 1), else null (version 2)
     """
 
     TYPE: ClassVar[str] = "lobby"
@@ -184,6 +186,7 @@ class Lobby:
     players: tuple[LobbyPlayer, ...]
     tables: tuple[LobbyTable, ...]
     deadline: Timestamp | None
+    late_until_level: int | None = attrs.field(default=None, metadata={"since": 2})
     seq: int | None = None
 
 

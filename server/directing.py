@@ -68,6 +68,8 @@ async def run_command(h: House, cmd: m.Command) -> None:
             payload["delta"] = cmd.chips - t.stack_of(player_id)
     elif isinstance(cmd, m.AnnounceCommand):
         payload["text"] = cmd.text
+    elif isinstance(cmd, m.LateRegistrationCommand):
+        payload["until_level"] = cmd.until_level
     elif isinstance(cmd, m.RuleCommand):
         payload.update(call_id=cmd.call_id, table=cmd.table, decision=cmd.decision)
     elif isinstance(cmd, m.AwardCommand):
@@ -109,6 +111,8 @@ def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
         return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
     if op == "announce":
         return d.announce(now, p["text"], reason=reason)
+    if op == "late_registration":
+        return d.late_registration(now, p["until_level"], reason=reason)
     if op == "rule":
         return d.rule(now, p["decision"], call_id=p["call_id"], table_id=p["table"], reason=reason)
     if op == "award":

@@ -23,7 +23,6 @@ from server.house import House
 from server.snapshots import lobby_message, send_result_if_over, snapshot_for
 from server.store import Record
 from server.tournament.events import FloorCalled
-from server.tournament.tournament import Phase
 
 log = logging.getLogger("hickory.server")
 
@@ -52,17 +51,22 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
             E.NAME_TAKEN,
             f"the name {msg.name!r} is taken; pick another, or resume with your session token",
         )
-    if t.phase is not Phase.REGISTERING:
-        raise ProtocolError(E.INVALID_STATE, "registration is closed: the tournament has started")
+    if not t.registration_open():
+        late = "" if t.late_until is None else f" (late registration closed at the end of level {t.late_until})"
+        raise ProtocolError(E.INVALID_STATE, f"registration is closed: the tournament has started{late}")
     if len(h.players) >= h.config.max_players:
         raise ProtocolError(E.SERVER_FULL, "the tournament is full")
     token = secrets.token_urlsafe(24)
     player_id = await register(h, msg.name, token)
     ps = h.players[player_id]
     _attach(client, ps)
+    loc = h.locate(player_id)  # a late entry has a seat already
     client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
-                          name=ps.name, token=token, table=None, seat=None))
+                          name=ps.name, token=token, table=loc.table_id if loc else None,
+                          seat=loc.seat if loc else None))
     client.send(lobby_message(h))
+    if loc is not None and loc.table_id in t.tables:
+        client.send(snapshot_for(h, client, loc.table_id))
     h.lobby_dirty = True
 
 

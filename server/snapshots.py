@@ -75,6 +75,7 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
         level=level, next_level_in=next_in, next_level_unit=unit,  # type: ignore[arg-type]
         schedule=schedule, players=tuple(players), tables=tuple(tables),
         deadline=None if h.deadline_wall is None else h.deadline_wall.isoformat(timespec="seconds"),
+        late_until_level=t.late_until if started and t.registration_open() else None,
     )
 
 

@@ -293,6 +293,24 @@ class Director:
         record = self._record(now, "announce", reason, text.strip(), tuple(to))
         return [record, Announcement(at=now, text=text.strip(), to=tuple(to))]
 
+    def late_registration(self, now: float, until_level: int | None, *, reason: str) -> Events:
+        """Take late entries (with the starting stack) through level ``until_level``, as
+        people number levels; None closes late registration."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        if until_level is not None:
+            last = len(t.settings.schedule)
+            if not t.level <= until_level <= last:
+                raise TournamentError(
+                    f"late registration must run to a level from {t.level} (the level on now) to {last} "
+                    f"(the last of the schedule), not {until_level}")
+        t.late_until = until_level
+        text = ("Late registration is closed" if until_level is None else
+                f"Late registration is open until the end of level {until_level}, with "
+                f"{t.settings.starting_stack:,} chips")
+        return [self._record(now, "late_registration", reason, text)]
+
     # -- the floor -------------------------------------------------------------------
 
     def rule(self, now: float, decision: str, *, call_id: int | None = None,

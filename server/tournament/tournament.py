@@ -137,6 +137,7 @@ class Tournament:
         self.adjustment = 0  # the director adjustment account: chips taken out of play
         self.deadline_passed = False
         self.floor = Floor()  # calls to the director, rulings, trophies
+        self.late_until: int | None = None  # late entries taken through this level (director's)
         self.audit_log: list[DirectorAction] = []  # every director operation, in order
         self.result: TournamentFinished | None = None
         self._entrants: dict[str, _Entrant] = {}
@@ -331,9 +332,19 @@ class Tournament:
 
     # -- registration and start ------------------------------------------------------
 
+    def registration_open(self) -> bool:
+        """Before the start, or during late registration (up to the level the director set)."""
+        if self.phase is Phase.REGISTERING:
+            return True
+        return self.phase is Phase.RUNNING and self.late_until is not None and self.level <= self.late_until
+
     def register(self, player_id: str, name: str) -> Events:
-        if self.phase is not Phase.REGISTERING:
-            raise TournamentError("registration is closed: the tournament has started")
+        """A new entrant; after the start (late registration) they are seated at once with
+        the starting stack, at the table with the fewest players."""
+        if not self.registration_open():
+            if self.phase is Phase.REGISTERING or self.late_until is None:
+                raise TournamentError("registration is closed: the tournament has started")
+            raise TournamentError(f"late registration closed at the end of level {self.late_until}")
         if not player_id:
             raise TournamentError("a player needs an id")
         if player_id in self._entrants:
@@ -341,9 +352,25 @@ class Tournament:
         name = name.strip()
         if not name:
             raise TournamentError("a player needs a name")
+        late = self.phase is Phase.RUNNING
+        if late and not any(self._free_seats(tid) for tid in self.tables):
+            raise TournamentError("every seat is taken: a late entry waits for a free seat")
         self._entrants[player_id] = _Entrant(player_id=player_id, name=name)
         self._left += 1
-        return [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]
+        events: Events = [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]
+        if late:
+            events += self._seat_late(player_id)
+        return events
+
+    def _seat_late(self, player_id: str) -> Events:
+        stack = self.settings.starting_stack
+        self.chips_issued += stack
+        counts = dict(zip(self.tables, self._counts(), strict=True))
+        table_id = min((tid for tid in self.tables if self._free_seats(tid)), key=lambda tid: (counts[tid], tid))
+        seat, waiting = self._put(player_id, stack, table_id, None)
+        if waiting:  # the table is in a hand: they sit down when it ends (``_deliver``)
+            return []
+        return [PlayerSeated(player_id=player_id, table_id=table_id, seat=seat, stack=stack)]
 
     def start(self, now: float) -> Events:
         """Seat everyone at random over as many tables as needed and start the level clock."""

@@ -43,6 +43,7 @@ class Table:
         self.ruleset = ruleset
         self.carry = carry
         self.button = button  # the button of the last hand dealt (None before the first)
+        self._button_before = button  # where it was before the hand in progress (a void puts it back)
         self.seats: dict[int, SeatedPlayer] = {}
         self.hand: Hand | None = None
 
@@ -108,6 +109,7 @@ class Table:
         players = [(s, p.stack) for s, p in self.seats.items() if p.stack > 0]
         if len(players) < 2:
             raise TableError(f"table {self.table_id} needs two players with chips to deal")
+        self._button_before = self.button
         self.button = button if button is not None else self.next_button()
         self.hand = Hand(
             hand_no=hand_no, seats=players, button=self.button, small_blind=small_blind,
@@ -115,6 +117,18 @@ class Table:
         )
         self.carry = 0
         return self.hand
+
+    def void_hand(self) -> Hand:
+        """Call off the hand in progress (the director's ruling): every bet goes back (the
+        stacks here are still those from before it), the carried chips wait for the next
+        hand, and the button stays where it was, as after a misdeal."""
+        hand = self.hand
+        if hand is None or hand.is_over:
+            raise TableError(f"table {self.table_id} has no hand in progress to void")
+        self.hand = None
+        self.carry = hand.carried_in
+        self.button = self._button_before
+        return hand
 
     def finish_hand(self) -> list[tuple[int, SeatedPlayer, int]]:
         """Apply the finished hand's stacks; unseat and return the busted players.

@@ -30,17 +30,43 @@ class StartCommand:
 
 @attrs.frozen(kw_only=True)
 class PauseCommand:
-    """Pause the tournament: each table stops when its current hand ends; clocks stop."""
+    """Pause the tournament: each table stops when its current hand ends; clocks stop.
+    With ``table``, only that table stops (the clock runs on).
+
+    Attributes:
+        table: the one table to pause, or null for the whole tournament (version 2)
+    """
 
     TYPE: ClassVar[str] = "pause"
     reason: Reason
+    table: int | None = attrs.field(default=None, metadata={"since": 2})
 
 
 @attrs.frozen(kw_only=True)
 class ResumeCommand:
-    """Resume a paused tournament."""
+    """Resume a paused tournament, or with ``table`` a paused table.
+
+    Attributes:
+        table: the one table to resume, or null for the whole tournament (version 2)
+    """
 
     TYPE: ClassVar[str] = "resume"
+    reason: Reason
+    table: int | None = attrs.field(default=None, metadata={"since": 2})
+
+
+@attrs.frozen(kw_only=True)
+class VoidHandCommand:
+    """Call off the hand in progress at a table (version 2): every bet goes back to its
+    player, the carried odd chips wait for the next hand, the button does not move.
+
+    Attributes:
+        table: the table whose hand is void
+    """
+
+    TYPE: ClassVar[str] = "void_hand"
+    SINCE: ClassVar[int] = 2
+    table: int
     reason: Reason
 
 
@@ -232,6 +258,7 @@ Command = (
     | RuleCommand
     | AwardCommand
     | LateRegistrationCommand
+    | VoidHandCommand
 )
 COMMAND_TAG = "op"
 

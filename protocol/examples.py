@@ -179,6 +179,7 @@ COMMAND_EXAMPLES: list[m.Command] = [
                   reason="floor call"),
     m.AwardCommand(title="Best bluff", player_id=2, reason="seven-high on the river"),
     m.LateRegistrationCommand(until_level=4, reason="two friends are on their way"),
+    m.VoidHandCommand(table=2, reason="the deck was exposed when the dealer's screen was shared"),
 ]
 """One example of every director command."""
 

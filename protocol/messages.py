@@ -74,6 +74,7 @@ from protocol.commands import (
     SetOptionsCommand,
     SetScheduleCommand,
     StartCommand,
+    VoidHandCommand,
 )
 from protocol.fields import (
     CARDS,
@@ -257,6 +258,7 @@ __all__ = [
     "Ruling",
     "RuleCommand",
     "AwardCommand",
+    "VoidHandCommand",
     "LateRegistrationCommand",
     "YourTurn",
 ]

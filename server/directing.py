@@ -16,7 +16,7 @@ from protocol.errors import ProtocolError
 from server.clients import Client
 from server.coordinator import start_tournament
 from server.fanout import announce_all, tournament_events, wake_tables
-from server.house import House
+from server.house import House, TableCommand
 from server.tournament.director import Director
 from server.tournament.errors import TournamentError
 from server.tournament.tournament import Phase, Tournament
@@ -35,6 +35,11 @@ async def run_command(h: House, cmd: m.Command) -> None:
     payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason}
     if isinstance(cmd, m.StartCommand) and t.phase is Phase.REGISTERING:
         await start_tournament(h)
+        return
+    if isinstance(cmd, (m.PauseCommand, m.ResumeCommand)) and cmd.table is not None:
+        payload["table"] = cmd.table
+    if isinstance(cmd, m.VoidHandCommand):
+        await _void_hand(h, cmd, payload)
         return
     if isinstance(cmd, m.SetLevelCommand):
         payload["level"] = cmd.index + 1
@@ -85,16 +90,31 @@ async def run_command(h: House, cmd: m.Command) -> None:
     wake_tables(h)
 
 
+async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) -> None:
+    """The table's own task calls the hand off (it alone changes a hand in progress)."""
+    table = h.tournament.table(cmd.table)
+    runner = h.runners.get(cmd.table)
+    if runner is None or table.hand is None or table.hand.is_over:
+        raise ProtocolError(E.INVALID_STATE, f"table {cmd.table} has no hand in progress to void")
+    payload["table"] = cmd.table
+    if not runner.post(TableCommand(kind="void", msg=payload)):
+        raise ProtocolError(E.RATE_LIMITED, f"table {cmd.table} is busy; try again")
+
+
 def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
     """Apply a logged director operation: the one path for live commands and for replay."""
     d = Director(t)
     op, now, reason = p["op"], p["now"], p["reason"]
     if op == "start":
         return d.start(now, reason=reason)
+    if op in ("pause", "resume") and p.get("table") is not None:
+        return d.pause_table(now, p["table"], paused=op == "pause", reason=reason)
     if op == "pause":
         return d.pause(now, reason=reason)
     if op == "resume":
         return d.resume(now, reason=reason)
+    if op == "void_hand":
+        return d.void_hand(now, p["table"], reason=reason)
     if op == "set_level":
         return d.set_level(now, p["level"], reason=reason)
     if op == "set_schedule":

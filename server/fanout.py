@@ -150,6 +150,9 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
                 announce_all(h, e.summary, by="director", reason=e.reason)
         elif isinstance(e, tev.RulingMade):
             send_ruling(h, e)
+        elif isinstance(e, tev.HandVoided):
+            for watcher in table_clients(h, e.table_id):  # the hand is gone: the table as it is now
+                watcher.send(snapshot_for(h, watcher, e.table_id))
         elif isinstance(e, tev.Announcement):
             recipients = None if not e.to else [
                 c for p in e.to if (c := h.players[p].client) is not None

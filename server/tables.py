@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from typing import Any
 
 import trio
 
@@ -30,6 +31,7 @@ from server.fanout import (
 from server.house import House, TableCommand, Turn
 from server.journal import wall_clock
 from server.store import Record
+from server.tournament.director import Director
 
 log = logging.getLogger("hickory.server")
 
@@ -104,6 +106,8 @@ class TableRunner:
             reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
         elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
             set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
+        elif cmd.kind == "void":
+            log.info("table %d: nothing to void, the hand had ended", self.table_id)
 
     # -- a hand -----------------------------------------------------------------------------
 
@@ -149,7 +153,8 @@ class TableRunner:
 
     async def play(self, hand: Hand) -> None:
         h = self.house
-        while not hand.is_over:
+        table = h.tournament.table(self.table_id)
+        while not hand.is_over and table.hand is hand:  # a voided hand leaves the table
             legal = hand.legal_actions()
             assert legal is not None
             seat = legal.seat
@@ -189,6 +194,9 @@ class TableRunner:
                 await self.apply(hand, turn.seat, legal.timeout_action(), automatic=True)
                 return True
             return False
+        if cmd.kind == "void":
+            await self.void(hand, cmd.msg)
+            return True
         if cmd.kind != "act" or cmd.client is None:
             return False
         msg: m.Act = cmd.msg
@@ -221,6 +229,20 @@ class TableRunner:
         if msg.id is not None:
             client.send(m.Ack(id=msg.id))
         return True
+
+    async def void(self, hand: Hand, payload: dict[str, Any]) -> None:
+        """The director calls the hand off: logged as the director's input at this point of
+        the hand (replay voids it at the same point), then every seat gets the table anew."""
+        h = self.house
+        payload = {**payload, "now": h.now()}
+        events = Director(h.tournament).void_hand(payload["now"], self.table_id, reason=payload["reason"])
+        records = h.journal.input("director", payload) + h.journal.audit(events)
+        if h.store is not None:
+            records.append(Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand.hand_no,)))
+        await h.journal.commit(records)
+        self.turn = None
+        tournament_events(h, events)
+        wake_tables(h)
 
     async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:
         await self.record(hand, seat, action, automatic, hand.act(seat, action, automatic=automatic))

@@ -311,6 +311,31 @@ class Director:
                 f"{t.settings.starting_stack:,} chips")
         return [self._record(now, "late_registration", reason, text)]
 
+    def void_hand(self, now: float, table_id: int, *, reason: str) -> Events:
+        """Call off the hand in progress at a table: every bet goes back, the button stays."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        hand = t.table(table_id).hand
+        if hand is None or hand.is_over:
+            raise TournamentError(f"table {table_id} has no hand in progress to void")
+        record = self._record(now, "void_hand", reason,
+                              f"Hand #{hand.hand_no} at table {table_id} is void: every bet goes back")
+        return [record, *t.void_hand(table_id, now)]
+
+    def pause_table(self, now: float, table_id: int, *, paused: bool, reason: str) -> Events:
+        """Hold one table (its hand in progress finishes; it deals no new hand) or release it."""
+        self._need_reason(reason)
+        self._need_running()
+        t = self._t
+        t.table(table_id)
+        if paused == (table_id in t.held_tables):
+            raise TournamentError(f"table {table_id} is {'already' if paused else 'not'} paused")
+        (t.held_tables.add if paused else t.held_tables.discard)(table_id)
+        text = (f"Table {table_id} is paused: its hand in progress finishes, no new hand starts" if paused
+                else f"Table {table_id} plays on")
+        return [self._record(now, "pause_table" if paused else "resume_table", reason, text)]
+
     # -- the floor -------------------------------------------------------------------
 
     def rule(self, now: float, decision: str, *, call_id: int | None = None,

@@ -201,6 +201,15 @@ class RulingMade:
 
 
 @attrs.frozen(kw_only=True)
+class HandVoided:
+    """The director called off a hand in progress: every bet went back."""
+
+    at: float
+    table_id: int
+    hand_no: int
+
+
+@attrs.frozen(kw_only=True)
 class TrophyAwarded:
     at: float
     title: str
@@ -237,6 +246,7 @@ TournamentEvent = (
     | Announcement
     | FloorCalled
     | RulingMade
+    | HandVoided
     | TrophyAwarded
     | TournamentFinished
 )

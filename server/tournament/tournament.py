@@ -44,6 +44,7 @@ from .events import (
     FinalTable,
     FinishReason,
     FloorCalled,
+    HandVoided,
     LevelChanged,
     MoveReason,
     PlayerEliminated,
@@ -138,6 +139,7 @@ class Tournament:
         self.deadline_passed = False
         self.floor = Floor()  # calls to the director, rulings, trophies
         self.late_until: int | None = None  # late entries taken through this level (director's)
+        self.held_tables: set[int] = set()  # tables the director paused
         self.audit_log: list[DirectorAction] = []  # every director operation, in order
         self.result: TournamentFinished | None = None
         self._entrants: dict[str, _Entrant] = {}
@@ -308,6 +310,8 @@ class Tournament:
         if table_id not in self.tables:
             return self._no_table(table_id)
         table = self.tables[table_id]
+        if table_id in self.held_tables and table.hand is None:
+            return f"table {table_id} is paused by the director"
         if table.hand is not None:
             if table.hand.is_over:
                 return f"hand #{table.hand.hand_no} at table {table_id} is over: end it first"
@@ -445,6 +449,19 @@ class Tournament:
         hpl = self.settings.hands_per_level
         if hpl is not None and self._levels_move():
             events += self._level_events(self.clock.count_hand(hpl, len(self.tables)))
+        events += self._deliver(table_id)
+        events += self._apply_deferred()
+        events += self._settle(now)
+        return events
+
+    def void_hand(self, table_id: int, now: float) -> Events:
+        """Call off the table's hand in progress; then as at any hand's end, players on the
+        way sit down and operations waiting for this hand apply."""
+        table = self.table(table_id)
+        if table.hand is None or table.hand.is_over:
+            raise TournamentError(f"table {table_id} has no hand in progress to void")
+        hand = table.void_hand()
+        events: Events = [HandVoided(at=now, table_id=table_id, hand_no=hand.hand_no)]
         events += self._deliver(table_id)
         events += self._apply_deferred()
         events += self._settle(now)

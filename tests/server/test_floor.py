@@ -106,3 +106,41 @@ def test_exports_escape_what_players_typed() -> None:
     rows = results_csv(data).splitlines()
     assert rows[1].startswith('1,1,"\'=HYPERLINK') and rows[1].endswith("Winner")
     assert rows[2] == "2,2,<script>alert(1)</script>,0,9,"
+
+
+async def test_the_director_voids_a_hand_in_progress_and_a_restart_agrees(tmp_path: Path) -> None:
+    cfg = fast_config(3, db=tmp_path / "void.db", seats=6, action_clock=600.0)
+    server = open_server(cfg)
+    stack = cfg.starting_stack
+    try:
+        async with running(cfg, server=server) as (srv, port):
+            players = await joined(port, ["ann", "bob", "cid"])
+            turn = await until(players[0], lambda x: isinstance(x, m.YourTurn) or isinstance(x, m.HandStarted))
+            hand_no = turn.hand_no  # type: ignore[union-attr]
+            d = await director(port)
+            busy = await command(d, m.VoidHandCommand(table=9, reason="typo"), 1)
+            assert isinstance(busy, m.Error)
+            ok = await command(d, m.VoidHandCommand(table=1, reason="exposed deck"), 2)
+            assert isinstance(ok, m.Ack), ok
+            for p in players:
+                snap = await until(p, lambda x: isinstance(x, m.TableSnapshot) and x.street is None)
+                assert isinstance(snap, m.TableSnapshot)
+                assert sorted(s.stack for s in snap.seats if s.name) == [stack] * 3, "every bet went back"
+            for c in [*players, d]:
+                await c.aclose()
+    finally:
+        if server.store is not None:
+            server.store.close()
+    again = open_server(cfg)
+    try:
+        assert again.store is not None
+        status = again.store.reader().execute("SELECT status FROM hands WHERE hand_no=?", (hand_no,)).fetchone()
+        assert tuple(status) == ("voided",)
+        table = again.tournament.table(1)
+        if table.hand is not None and table.hand.hand_no > hand_no:  # the next hand had begun
+            assert sorted(st for _, st in table.hand.starting_stacks) == [stack] * 3
+        else:
+            assert table.hand is None and sorted(p.stack for p in table.seats.values()) == [stack] * 3
+    finally:
+        assert again.store is not None
+        again.store.close()

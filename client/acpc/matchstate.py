@@ -109,8 +109,11 @@ class HandView:
         self.committed[p] = total
         self.bets[p] = to
         self.current = max(self.current, to)
-        self._catch_up(until=p)
         b = self.betting
+        if b.finished or b.round > self.street:
+            self.notes.append(f"seat {seat}'s {kind} comes after ACPC's betting round ended: not shown")
+            return
+        self._catch_up(until=p)
         if b.to_act() != p:
             self.notes.append(f"seat {seat}'s {kind} has no place in ACPC's betting here: not shown")
             return
@@ -308,6 +311,7 @@ class SelfAct:
 
     call: bool
     reason: str
+    hand_no: int | None = None
 
 
 @attrs.frozen
@@ -315,6 +319,7 @@ class Note:
     """Something a person may want in the log (a state shown differently from Hickory's)."""
 
     text: str
+    hand_no: int | None = None
 
 
 Out = StartHand | Line | EndHand | SelfAct | Note
@@ -378,7 +383,7 @@ class AcpcSeat:
     def _deal(self, msg: m.HoleCards) -> list[Out]:
         started = self._started
         if started is None or started.hand_no != msg.hand_no:
-            return [Note(f"hand #{msg.hand_no}: dealt in without its start: no ACPC view of it")]
+            return [Note(f"hand #{msg.hand_no}: dealt in without its start: no ACPC view of it", msg.hand_no)]
         try:
             game, seats = game_for_hand(
                 [(s.seat, s.stack) for s in started.stacks], button=started.button,
@@ -386,9 +391,9 @@ class AcpcSeat:
                 small_blind=started.small_blind, big_blind=started.big_blind,
             )
         except ValueError as exc:
-            return [Note(f"hand #{msg.hand_no}: no ACPC game for it ({exc})")]
+            return [Note(f"hand #{msg.hand_no}: no ACPC game for it ({exc})", msg.hand_no)]
         if msg.seat not in seats:
-            return [Note(f"hand #{msg.hand_no}: seat {msg.seat} is not dealt in")]
+            return [Note(f"hand #{msg.hand_no}: seat {msg.seat} is not dealt in", msg.hand_no)]
         self.view = HandView(
             hand_no=msg.hand_no, game=game, seats=seats, position=seats.index(msg.seat),
             hole=msg.cards, big_blind=started.big_blind,
@@ -399,27 +404,30 @@ class AcpcSeat:
         for p, seat in enumerate(seats):
             if self._posted.get(seat, 0) != game.blinds[p]:
                 out.append(Note(f"hand #{msg.hand_no}: seat {seat} posted {self._posted.get(seat, 0)}, "
-                                f"the game definition says {game.blinds[p]}"))
+                                f"the game definition says {game.blinds[p]}", msg.hand_no))
         if started.carried_in:
+            # Not an adjustment of anything the bot sees (so no hand number on it).
             out.append(Note(f"hand #{msg.hand_no}: {started.carried_in} chips carried in are not shown"))
         return self._flush(out)
 
     def _your_turn(self, msg: m.YourTurn) -> list[Out]:
         view = self.view
         if view is None or view.hand_no != msg.hand_no:
-            return [SelfAct(False, f"hand #{msg.hand_no}: no ACPC view of this hand")]
+            return [SelfAct(False, f"hand #{msg.hand_no}: no ACPC view of this hand", msg.hand_no)]
         self._turn = True
-        view._catch_up(until=view.position)
+        if view.betting.round == view.street:
+            view._catch_up(until=view.position)
         out = self._flush([])
         if self.awaiting is None:
             self._turn = False
-            out.append(SelfAct(True, f"hand #{msg.hand_no}: Hickory asks for an action ACPC has no turn for"))
+            out.append(SelfAct(True, f"hand #{msg.hand_no}: Hickory asks for an action ACPC has no turn for",
+                               msg.hand_no))
         return out
 
     def _flush(self, out: list[Out]) -> list[Out]:
         view = self.view
         assert view is not None
-        out += [Note(f"hand #{view.hand_no}: {n}") for n in view.take_notes()]
+        out += [Note(f"hand #{view.hand_no}: {n}", view.hand_no) for n in view.take_notes()]
         status = view.status()
         if status == "hold" or (status == "bot" and not self._turn):
             return out
@@ -446,7 +454,8 @@ class AcpcSeat:
         self.view = None
         self.awaiting = None
         self._turn = False
-        return [Note(f"hand #{view.hand_no}: {why}: the bot sees no more of it"), EndHand(view.hand_no)]
+        return [Note(f"hand #{view.hand_no}: {why}: the bot sees no more of it", view.hand_no),
+                EndHand(view.hand_no)]
 
     def reply(self, text: str, legal: LegalActions | None) -> tuple[Action | None, list[str]]:
         """The bot sent ``text``: the Hickory action to send (None: nothing to send) and notes."""

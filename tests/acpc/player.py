@@ -27,23 +27,30 @@ from tests.acpc.spec import Game, Replay, SpecError, parse_game, parse_matchstat
 
 
 def random_action(r: Replay, p: int, stack: int, rng: random.Random) -> str:
-    """A random action for position ``p`` (what a careless bot might send)."""
+    """A random action for position ``p`` (what a careless bot might send): folds, calls
+    and raises of every size, valid or not, all-in now and then."""
     roll = rng.random()
-    if roll < 0.15:
+    if roll < 0.12:
         return "f"
-    if roll < 0.55:
+    if roll < 0.75:
         return "c"
     lo = r.min_raise(p)
-    high = r.high
-    sizes = [
-        high + 1,  # below the minimum (odd)
-        stack + rng.randint(1, 500),  # above the stack
-        0,
-        stack,  # all-in
-    ]
-    if lo is not None:
-        sizes += [lo, lo, lo + rng.randint(1, 97), rng.randint(lo, max(lo, stack))]
-    return f"r{rng.choice(sizes)}"
+    kind = rng.random()
+    if lo is None or kind < 0.15:
+        size = r.high + rng.randint(1, 9)  # below the minimum (odd), or a raise that cannot be
+    elif kind < 0.22:
+        size = stack + rng.randint(1, 500)  # more than the stack
+    elif kind < 0.27:
+        size = 0
+    elif kind < 0.30:
+        size = stack  # all in
+    elif kind < 0.6:
+        size = lo
+    elif kind < 0.8:
+        size = lo + rng.randint(1, 97)  # odd sizes
+    else:
+        size = rng.randint(lo, max(lo, stack))
+    return f"r{size}"
 
 
 @dataclass

@@ -20,6 +20,7 @@ import json
 import random
 import socket
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -64,6 +65,7 @@ class Player:
     rng: random.Random
     game_for: Callable[[int], Game | None]
     garbage: float = 0.0  # share of replies that are garbage
+    calls_only: bool = False  # always check or call (a patient bot, for long tournaments)
     stale: float = 0.0  # share of replies sent to an older state first
     received: dict[int, list[str]] = field(default_factory=dict)
     replies: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
@@ -91,7 +93,7 @@ class Player:
         if r.actor() != state.position:
             self.previous = line
             return []
-        action = random_action(r, state.position, game.stacks[state.position], self.rng)
+        action = "c" if self.calls_only else random_action(r, state.position, game.stacks[state.position], self.rng)
         out = []
         if self.previous is not None and self.rng.random() < self.stale:
             out.append(f"{self.previous}:c")
@@ -114,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("port", type=int)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--log")
-    ap.add_argument("--behaviour", choices=["play", "hang", "garbage", "quit"], default="play")
+    ap.add_argument("--behaviour", choices=["play", "hang", "garbage", "quit", "stuck"], default="play")
     args = ap.parse_args(argv)
     with open(args.game) as f:
         game = parse_game(f.read())
@@ -122,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     sock = socket.create_connection((args.host, args.port), timeout=60)
     sock.sendall(b"VERSION:2.0.0\r\n")
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    if log is not None:
+        log.write(json.dumps({"game": [game.stacks, game.blinds, game.first]}) + "\n")
     buffer = b""
     try:
         while True:
@@ -137,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
                     return 0  # walks away at its first decision
                 if args.behaviour == "hang" and out:
                     out = []  # never answers
+                if args.behaviour == "stuck" and out:
+                    time.sleep(3600)  # never answers, never notices the end of the hand
                 for o in out:
                     sock.sendall(o.encode() + b"\r\n")
                 if log is not None:

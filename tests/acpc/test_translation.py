@@ -116,9 +116,17 @@ def play(rng: random.Random, hand_no: int) -> tuple[Hand, dict[int, Seat]]:
             for stale in s.stale:
                 action, _ = s.core.reply(stale, legal)
                 assert action is None, "a reply to an old state was taken"
+            clean = not s.notes  # nothing adjusted so far: ACPC and Hickory count the same chips
             action, notes = s.core.reply(s.turn_line, legal)
             assert action is not None
             s.notes += notes
+            token = s.turn_line.rsplit(":", 1)[-1]
+            if clean and not notes and token[:1] == "r" and token[1:].isdigit():
+                hand.act(legal.seat, action)
+                # A raise taken as sent: the bot's total for the hand is what it said.
+                assert hand.committed(legal.seat) == int(token[1:]) or hand.is_over, (s.turn_line, action)
+                broadcast()
+                continue
         else:
             assert s.selfacts
             action = Action.check() if legal.check else Action.call()

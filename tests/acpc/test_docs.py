@@ -11,7 +11,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "acpc.md"
 
 
 def test_the_documented_hand_follows_the_spec() -> None:
-    blocks = re.findall(r"```\n(.*?)```", DOC.read_text(), re.S)
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", DOC.read_text(), re.S)
     game = parse_game(next(b for b in blocks if b.startswith("GAMEDEF")))
     transcript = next(b for b in blocks if b.startswith("S-> MATCHSTATE")).splitlines()
     last = None
@@ -27,4 +27,4 @@ def test_the_documented_hand_follows_the_spec() -> None:
             assert line.startswith(last + ":")
             answered += 1
     assert last is not None and replay(game, parse_matchstate(last)).over
-    assert answered == 5
+    assert answered == 4

@@ -18,26 +18,29 @@ from client.acpc.bridge import Bridge
 from poker import events as ev
 from poker.hand import Hand
 from server.app import Server
+from server.house import Watcher
 from tests.acpc.player import Player
 from tests.acpc.reconstruct import check_line, is_final, states, truth_of
 from tests.acpc.spec import Game, parse_matchstate
 
 
-class RecordingServer(Server):
+class RecordingServer(Server, Watcher):
+    """Keeps every hand's events as the server produced them, before any line goes out."""
+
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.hand_events: dict[int, list[ev.Event]] = defaultdict(list)
+        self.watchers.append(self)
+        self.events_of: dict[int, list[ev.Event]] = defaultdict(list)
         self.hand_seats: dict[int, dict[int, str]] = {}  # seat -> player id
 
-    def broadcast_hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
+    def hand_events(self, table_id: int, hand: Hand, events: Sequence[ev.Event]) -> None:
         if hand.hand_no not in self.hand_seats:
             table = self.tournament.table(table_id)
             self.hand_seats[hand.hand_no] = {s: p.player_id for s, p in table.seats.items()}
-        self.hand_events[hand.hand_no].extend(events)
-        super().broadcast_hand_events(table_id, hand, events)
+        self.events_of[hand.hand_no].extend(events)
 
     def game_for(self, hand_no: int) -> Game | None:
-        events = self.hand_events.get(hand_no)
+        events = self.events_of.get(hand_no)
         if not events:
             return None
         return truth_of(events).game
@@ -49,7 +52,7 @@ class RecordingServer(Server):
         return None
 
     def dealt_in(self, hand_no: int, seat: int) -> bool:
-        return any(isinstance(e, ev.HoleCardsDealt) and e.seat == seat for e in self.hand_events[hand_no])
+        return any(isinstance(e, ev.HoleCardsDealt) and e.seat == seat for e in self.events_of[hand_no])
 
 
 async def tcp_player(port: int, player: Player, *, quit_after: int | None = None,
@@ -96,7 +99,7 @@ def check_hands(server: RecordingServer, bridge: Bridge, player: Player, *, whol
     counts = {"hands": 0, "exact": 0, "adjusted": 0, "heads_up": 0, "side_pots": 0,
               "all_in_before_river": 0, "short_blind": 0, "showdowns": 0}
     noted = {h for h, _ in bridge.notes}
-    for hand_no, events in sorted(server.hand_events.items()):
+    for hand_no, events in sorted(server.events_of.items()):
         seat = server.seat_of(hand_no, me)
         if seat is None or not server.dealt_in(hand_no, seat):
             assert hand_no not in player.received, f"hand {hand_no}: lines for a hand the seat was not in"

@@ -50,7 +50,7 @@ async def play(tmp_path: Path, behaviour: str = "play", *, command: str | None =
 def hands_dealt(server: RecordingServer, bridge: Bridge) -> list[int]:
     me = bridge.session.model.me.player_id
     assert me is not None
-    return [h for h in sorted(server.hand_events)
+    return [h for h in sorted(server.events_of)
             if (seat := server.seat_of(h, me)) is not None and server.dealt_in(h, seat)]
 
 
@@ -64,7 +64,7 @@ async def test_a_program_per_hand_gets_that_hands_game_file(tmp_path: Path, monk
     assert len(games) == len(dealt) >= 2, "one program per hand"
     me = bridge.session.model.me.player_id
     for hand_no, game in zip(dealt, games, strict=True):
-        truth = truth_of(server.hand_events[hand_no])
+        truth = truth_of(server.events_of[hand_no])
         assert game == [list(truth.game.stacks), list(truth.game.blinds), list(truth.game.first)]
         seat = server.seat_of(hand_no, me)  # type: ignore[arg-type]
         assert seat is not None
@@ -74,7 +74,7 @@ async def test_a_program_per_hand_gets_that_hands_game_file(tmp_path: Path, monk
             assert check_line(truth, truth.position(seat), x, parse_matchstate(x)) == []
     assert bridge.replies > 0
     assert not list(tmp_path.glob("hand-*.game")), "each hand's game file is removed after it"
-    mine = [e for h in dealt for e in server.hand_events[h]
+    mine = [e for h in dealt for e in server.events_of[h]
             if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]  # type: ignore[arg-type]
     assert mine and not any(e.automatic for e in mine), "every decision was the program's, in time"
 
@@ -90,6 +90,6 @@ async def test_a_program_that_cannot_start_loses_only_its_turns(tmp_path: Path) 
     assert any("cannot run the bot" in t for _, t in bridge.notes), bridge.notes
     me = bridge.session.model.me.player_id
     dealt = hands_dealt(server, bridge)
-    mine = [e for h in dealt for e in server.hand_events[h]
+    mine = [e for h in dealt for e in server.events_of[h]
             if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]  # type: ignore[arg-type]
     assert mine and all(e.automatic for e in mine)

@@ -52,7 +52,7 @@ def automatic_actions(server: RecordingServer, bridge: Bridge) -> tuple[int, int
     me = bridge.session.model.me.player_id
     assert me is not None
     auto = chosen = 0
-    for hand_no, events in server.hand_events.items():
+    for hand_no, events in server.events_of.items():
         seat = server.seat_of(hand_no, me)
         for e in events:
             if isinstance(e, ev.ActionTaken) and e.seat == seat:

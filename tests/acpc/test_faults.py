@@ -47,9 +47,9 @@ def seat_actions(server: RecordingServer, bridge: Bridge) -> tuple[list[ev.Actio
     me = bridge.session.model.me.player_id
     assert me is not None
     mine, theirs = [], []
-    for hand_no in sorted(server.hand_events):
+    for hand_no in sorted(server.events_of):
         seat = server.seat_of(hand_no, me)
-        for e in server.hand_events[hand_no]:
+        for e in server.events_of[hand_no]:
             if isinstance(e, ev.ActionTaken):
                 (mine if e.seat == seat else theirs).append(e)
     return mine, theirs

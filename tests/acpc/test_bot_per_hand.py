@@ -1,0 +1,95 @@
+"""``--bot-cmd``: a real program started for every hand, with that hand's game file.
+
+These run on the real clock (processes do not follow Trio's virtual clock), heads-up with
+small stacks so the tournament is a handful of hands. The program is the test ACPC
+player run as ``python -m tests.acpc.player GAME HOST PORT``; it checks every line
+against the game file it was given and logs what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from client.acpc.bridge import Bridge
+from client.bot import Bot
+from poker import events as ev
+from tests.acpc.harness import RecordingServer
+from tests.acpc.reconstruct import check_line, truth_of
+from tests.acpc.spec import parse_matchstate
+from tests.server.harness import fast_config, running
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def play(tmp_path: Path, behaviour: str = "play", *, command: str | None = None,
+               stack: int = 400, **bridge_kw: object) -> tuple[RecordingServer, Bridge, list[dict[str, object]]]:
+    log = tmp_path / "player.log"
+    cmd = command or (f"{sys.executable} -m tests.acpc.player {{game}} {{host}} {{port}} "
+                      f"--seed 4 --log {log} --behaviour {behaviour}")
+    patient = behaviour == "play" and command is None  # a program that answers: time to start up
+    cfg = fast_config(2, seats=2, action_clock=10 if patient else 1, time_bank=0, starting_stack=stack)
+    server = RecordingServer(cfg, seed=9)
+    with trio.fail_after(300):
+        async with running(cfg, server=server, seed=9) as (_, port):
+            bridge = Bridge("127.0.0.1", port, "acpc-bot", bot_cmd=cmd, game_dir=tmp_path,
+                            bot_output=tmp_path / "bot.out", **bridge_kw)  # type: ignore[arg-type]
+            other = Bot("127.0.0.1", port, "other", "calling-station", seed=1)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(bridge.run)
+                nursery.start_soon(other.run)
+    assert server.tournament.finished
+    entries = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    return server, bridge, entries
+
+
+def hands_dealt(server: RecordingServer, bridge: Bridge) -> list[int]:
+    me = bridge.session.model.me.player_id
+    assert me is not None
+    return [h for h in sorted(server.events_of)
+            if (seat := server.seat_of(h, me)) is not None and server.dealt_in(h, seat)]
+
+
+async def test_a_program_per_hand_gets_that_hands_game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    server, bridge, entries = await play(tmp_path)
+    games = [e["game"] for e in entries if "game" in e]
+    received = [e["received"] for e in entries if "received" in e]
+    assert all(e["violations"] == [] for e in entries if "violations" in e)
+    dealt = hands_dealt(server, bridge)
+    assert len(games) == len(dealt) >= 2, "one program per hand"
+    me = bridge.session.model.me.player_id
+    for hand_no, game in zip(dealt, games, strict=True):
+        truth = truth_of(server.events_of[hand_no])
+        assert game == [list(truth.game.stacks), list(truth.game.blinds), list(truth.game.first)]
+        seat = server.seat_of(hand_no, me)  # type: ignore[arg-type]
+        assert seat is not None
+        lines = [x for x in received if parse_matchstate(x).hand == hand_no]
+        assert lines, f"hand {hand_no}: the program saw nothing"
+        for x in lines:
+            assert check_line(truth, truth.position(seat), x, parse_matchstate(x)) == []
+    assert bridge.replies > 0
+    assert not list(tmp_path.glob("hand-*.game")), "each hand's game file is removed after it"
+    mine = [e for h in dealt for e in server.events_of[h]
+            if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]  # type: ignore[arg-type]
+    assert mine and not any(e.automatic for e in mine), "every decision was the program's, in time"
+
+
+async def test_a_program_that_never_ends_is_killed_after_its_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    server, bridge, _ = await play(tmp_path, "stuck", stack=60, exit_grace=0.2)
+    assert any("killed" in t for _, t in bridge.notes), bridge.notes
+
+
+async def test_a_program_that_cannot_start_loses_only_its_turns(tmp_path: Path) -> None:
+    server, bridge, _ = await play(tmp_path, command="/nonexistent/acpc-bot {game} {host} {port}", stack=60)
+    assert any("cannot run the bot" in t for _, t in bridge.notes), bridge.notes
+    me = bridge.session.model.me.player_id
+    dealt = hands_dealt(server, bridge)
+    mine = [e for h in dealt for e in server.events_of[h]
+            if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]  # type: ignore[arg-type]
+    assert mine and all(e.automatic for e in mine)

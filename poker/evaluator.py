@@ -123,6 +123,29 @@ class HandValue:
             return f"Pair of {RANK_PLURALS[r[0]]}"
         return f"High card, {RANK_NAMES[r[0]]}"
 
+    @property
+    def detail(self) -> str:
+        """The name with the kickers that play, which decide between equal made hands:
+        "Three of a kind, queens, kickers king and seven", "Pair of aces, kickers king,
+        nine and four", "Flush, ace high (A-J-9-6-3)". A straight or a full house has no
+        kickers and reads as its name."""
+        r = [c >> 2 for c in self.best_five]
+        made = {
+            Category.FOUR_OF_A_KIND: 4,
+            Category.THREE_OF_A_KIND: 3,
+            Category.TWO_PAIR: 4,
+            Category.PAIR: 2,
+            Category.HIGH_CARD: 1,
+        }.get(self.category)
+        if self.category is Category.FLUSH:
+            return f"{self.name} ({'-'.join(RANKS[x] for x in r)})"
+        if made is None:
+            return self.name
+        kickers = [RANK_NAMES[x] for x in r[made:]]
+        word = "kicker" if len(kickers) == 1 else "kickers"
+        listed = kickers[0] if len(kickers) == 1 else ", ".join(kickers[:-1]) + " and " + kickers[-1]
+        return f"{self.name}, {word} {listed}"
+
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
     """Rank 5, 6 or 7 distinct cards and pick the five that play.

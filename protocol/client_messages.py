@@ -16,6 +16,7 @@ from protocol.fields import (
     RuleError,
     Scope,
     Secret,
+    TableNo,
     Token,
 )
 
@@ -34,6 +35,7 @@ class Join:
     """
 
     TYPE: ClassVar[str] = "join"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     version: int
     name: Name
@@ -52,6 +54,7 @@ class Resume:
     """
 
     TYPE: ClassVar[str] = "resume"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     version: int
     token: Token
@@ -66,9 +69,10 @@ class Spectate:
     """
 
     TYPE: ClassVar[str] = "spectate"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     version: int
-    table: int | None = None
+    table: TableNo | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -80,6 +84,7 @@ class DirectorLogin:
     """
 
     TYPE: ClassVar[str] = "director"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     version: int
     secret: Secret
@@ -102,8 +107,9 @@ class Act:
     """
 
     TYPE: ClassVar[str] = "act"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
-    table: int | None = None
+    table: TableNo | None = None
     hand_no: int
     action: ActionKind
     amount: int | None = None
@@ -123,6 +129,7 @@ class SitOut:
     """Sit out from the next hand: your blinds are posted and your hands folded."""
 
     TYPE: ClassVar[str] = "sit_out"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
 
 
@@ -131,6 +138,7 @@ class ImBack:
     """Come back from sitting out; you play from the next hand."""
 
     TYPE: ClassVar[str] = "im_back"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
 
 
@@ -144,6 +152,7 @@ class Chat:
     """
 
     TYPE: ClassVar[str] = "chat"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     scope: Scope
     text: Message
@@ -158,6 +167,7 @@ class CallDirector:
     """
 
     TYPE: ClassVar[str] = "call_director"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     message: Message
 
@@ -173,6 +183,7 @@ class DirectorCommand:
     """
 
     TYPE: ClassVar[str] = "director_command"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     command: Command
 
@@ -182,6 +193,7 @@ class LobbyRequest:
     """Ask for the lobby (answered by lobby)."""
 
     TYPE: ClassVar[str] = "lobby_request"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
 
 
@@ -194,8 +206,9 @@ class SnapshotRequest:
     """
 
     TYPE: ClassVar[str] = "snapshot_request"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
-    table: int | None = None
+    table: TableNo | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -212,8 +225,9 @@ class HistoryRequest:
     """
 
     TYPE: ClassVar[str] = "history_request"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
-    table: int | None = None
+    table: TableNo | None = None
     hand_no: int | None = None
     last: int | None = None
 
@@ -227,6 +241,7 @@ class StandingsRequest:
     """Ask for the standings (answered by standings)."""
 
     TYPE: ClassVar[str] = "standings_request"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
 
 
@@ -239,6 +254,7 @@ class Ping:
     """
 
     TYPE: ClassVar[str] = "ping"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     nonce: Nonce | None = None
 
@@ -252,6 +268,7 @@ class Pong:
     """
 
     TYPE: ClassVar[str] = "pong"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     nonce: Nonce | None = None
 
@@ -266,6 +283,7 @@ class Goodbye:
     """
 
     TYPE: ClassVar[str] = "goodbye"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     reason: Reason | None = None
 

@@ -44,7 +44,11 @@ from protocol.compiled import (
     STRUCTURE,
     UNSTRUCTURE,
     UNSTRUCTURE_WIRE,
+    UNSTRUCTURE_WIRE_BY_VERSION,
+    field_since,
+    least_of,
     optional_inner,
+    since_of,
     text_of,
     tuple_item,
 )
@@ -54,6 +58,7 @@ from protocol.messages import (
     CLIENT_TYPES,
     COMMAND_TAG,
     COMMAND_TYPES,
+    LATEST_VERSION,
     MAX_INT,
     SERVER_TYPES,
     SUPPORTED_VERSIONS,
@@ -71,7 +76,9 @@ __all__ = [
     "decode_server",
     "encode",
     "error_reply",
+    "newer_field",
     "parse_json",
+    "sendable",
     "stamp",
     "structure_client",
     "structure_server",
@@ -169,6 +176,21 @@ def _make_literal_hook(typ: Any) -> Hook:
     return structure_literal
 
 
+def _make_least_hook(typ: Any) -> Hook:
+    least = least_of(typ)
+    assert least is not None
+    low = least.min
+
+    def structure_least(value: Any, _: Any) -> int:
+        if type(value) is not int:
+            raise _expected("int", value)
+        if low <= value <= MAX_INT:
+            return value
+        raise FieldError(f"integer out of range, expected {low} to {MAX_INT}")
+
+    return structure_least
+
+
 def _is_literal(typ: Any) -> bool:
     return get_origin(typ) is Literal
 
@@ -181,6 +203,7 @@ def _configure(conv: cattrs.Converter) -> None:
     conv.register_structure_hook(float, _structure_float)
     conv.register_structure_hook_factory(_is_literal, _make_literal_hook)
     conv.register_structure_hook_factory(lambda t: text_of(t) is not None, _make_text_hook)
+    conv.register_structure_hook_factory(lambda t: least_of(t) is not None, _make_least_hook)
 
     def make_optional(typ: Any) -> Hook:
         inner = optional_inner(typ)
@@ -389,19 +412,132 @@ def _decode(line: bytes, fast: Any, strict: Any, wrong_side: Any, who: str) -> A
     return _structure(parse_json(line), strict, wrong_side, who)
 
 
-def decode_client(line: bytes) -> ClientMessage:
-    """One line from a client (without its newline) -> a client message."""
-    return cast(ClientMessage, _decode(line, _CLIENT_FAST, _CLIENT, SERVER_TYPES, "a client"))
+def _field_type_classes(typ: Any) -> list[type]:
+    """The message or part classes a field's values are built from (for the version walk)."""
+    if typ == Command:
+        return list(COMMAND_TYPES.values())
+    if isinstance(typ, type) and attrs.has(typ):
+        return [typ]
+    if text_of(typ) is not None or least_of(typ) is not None or _is_literal(typ):
+        return []
+    return [cl for arg in get_args(typ) if arg is not Ellipsis for cl in _field_type_classes(arg)]
 
 
-def decode_server(line: bytes) -> ServerMessage:
-    """One line from the server (without its newline) -> a server message."""
-    return cast(ServerMessage, _decode(line, _SERVER_FAST, _SERVER, CLIENT_TYPES, "the server"))
+def _versioned(cl: type, seen: set[type] | None = None) -> bool:
+    """Whether ``cl`` or anything nested in it has a field or class newer than version 1."""
+    seen = set() if seen is None else seen
+    if cl in seen:
+        return False
+    seen.add(cl)
+    if since_of(cl) > 1:
+        return True
+    for field in attrs.fields(attrs.resolve_types(cl)):
+        if field_since(field) > 1:
+            return True
+        if any(_versioned(sub, seen) for sub in _field_type_classes(field.type)):
+            return True
+    return False
 
 
-def structure_client(obj: Any) -> ClientMessage:
+def _all_classes() -> list[type]:
+    """Every message, command and part class, reachable from the message types."""
+    todo: list[type] = [*CLIENT_TYPES.values(), *SERVER_TYPES.values(), *COMMAND_TYPES.values()]
+    seen: list[type] = []
+    while todo:
+        cl = todo.pop()
+        if cl not in seen:
+            seen.append(cl)
+            for field in attrs.fields(attrs.resolve_types(cl)):
+                todo.extend(_field_type_classes(field.type))
+    return seen
+
+
+_VERSIONED = frozenset(cl for cl in _all_classes() if _versioned(cl))
+"""Classes holding something newer than version 1 (only these need the version walk)."""
+
+
+def newer_field(msg: AnyMessage | Command, version: int, path: str | None = None) -> str | None:
+    """The path of the first field or class in ``msg`` newer than ``version``, else None.
+
+    A field counts when it holds something other than its default: the decoder fills a
+    missing field with its default, so a non-default value was on the line.
+    """
+    cl = type(msg)
+    if cl not in _VERSIONED:
+        return None
+    path = tag_of(cl) if path is None else path
+    if since_of(cl) > version:
+        return path
+    for field in attrs.fields(cl):
+        value = getattr(msg, field.name)
+        if field_since(field) > version and value != field.default:
+            return f"{path}.{field.name}"
+        items = value if isinstance(value, tuple) else (value,)
+        for index, item in enumerate(items):
+            if attrs.has(type(item)):
+                where = f"{path}.{field.name}" + (f"[{index}]" if isinstance(value, tuple) else "")
+                found = newer_field(item, version, where)
+                if found is not None:
+                    return found
+    return None
+
+
+def _refuse_newer(msg: Any, version: int | None, request_id: int | None) -> Any:
+    """``msg`` if it exists in ``version`` (a handshake is checked against its own version),
+    else the ProtocolError that says which version introduced what it uses."""
+    if isinstance(msg, get_args(Handshake)):
+        version = msg.version
+    if version is None or version >= LATEST_VERSION or type(msg) not in _VERSIONED:
+        return msg
+    found = newer_field(msg, version)
+    if found is None:
+        return msg
+    if "." not in found:
+        raise ProtocolError(
+            E.UNKNOWN_TYPE,
+            f"{found!r} is a version {since_of(msg)} message; this connection speaks "
+            f"version {version}",
+            "type",
+            id=request_id,
+        )
+    raise ProtocolError(
+        E.UNKNOWN_FIELD,
+        f"field {found.rsplit('.', 1)[1]!r} is new in a later version; this connection "
+        f"speaks version {version}",
+        found,
+        id=request_id,
+    )
+
+
+def decode_client(line: bytes, version: int | None = None) -> ClientMessage:
+    """One line from a client (without its newline) -> a client message.
+
+    ``version`` is the connection's negotiated protocol version (None before the
+    handshake): a message type or a field newer than it is refused as unknown, as a
+    server speaking only that version would.
+    """
+    msg = _decode(line, _CLIENT_FAST, _CLIENT, SERVER_TYPES, "a client")
+    if version is None and not isinstance(msg, get_args(Handshake)):
+        return cast(ClientMessage, msg)
+    return cast(ClientMessage, _refuse_newer(msg, version, getattr(msg, "id", None)))
+
+
+def decode_server(line: bytes, version: int | None = None) -> ServerMessage:
+    """One line from the server (without its newline) -> a server message.
+
+    ``version``, if given, is the negotiated version: a message or field newer than it is
+    refused, as it would be by a client that speaks only that version.
+    """
+    msg = _decode(line, _SERVER_FAST, _SERVER, CLIENT_TYPES, "the server")
+    if version is None:
+        return cast(ServerMessage, msg)
+    return cast(ServerMessage, _refuse_newer(msg, version, getattr(msg, "id", None)))
+
+
+def structure_client(obj: Any, version: int | None = None) -> ClientMessage:
     """An already parsed JSON value -> a client message (same rules as decode_client)."""
-    return cast(ClientMessage, _structure(obj, _CLIENT, SERVER_TYPES, "a client"))
+    msg = _structure(obj, _CLIENT, SERVER_TYPES, "a client")
+    return cast(ClientMessage, _refuse_newer(msg, version, getattr(msg, "id", None)))
 
 
 def structure_server(obj: Any) -> ServerMessage:
@@ -425,12 +561,34 @@ def unstructure(msg: AnyMessage | Command) -> dict[str, Any]:
     return fn(msg)
 
 
-def encode(msg: AnyMessage) -> bytes:
-    """A message as one line of compact JSON, without the newline."""
+def sendable(msg: AnyMessage | type, version: int) -> bool:
+    """Whether a message (or message class) exists in protocol ``version`` at all.
+
+    A message new in a later version is not sent on an older connection; fields new in a
+    later version are simply left out by ``encode``.
+    """
+    return since_of(msg) <= version
+
+
+def encode(msg: AnyMessage, version: int = SUPPORTED_VERSIONS[0]) -> bytes:
+    """A message as one line of compact JSON, without the newline, in protocol ``version``.
+
+    Fields newer than ``version`` are left out. The default is the oldest version, the
+    shape every client reads: a connection that negotiated a later version must say so.
+    A message newer than ``version`` raises ProtocolError (ask ``sendable`` first).
+    """
     try:
-        fn = UNSTRUCTURE_WIRE[msg.__class__]
+        fn = UNSTRUCTURE_WIRE_BY_VERSION[version][msg.__class__]
     except KeyError:
-        raise TypeError(f"{msg!r} is not a protocol message") from None
+        if msg.__class__ not in UNSTRUCTURE_WIRE:
+            raise TypeError(f"{msg!r} is not a protocol message") from None
+        if version not in UNSTRUCTURE_WIRE_BY_VERSION:
+            raise ProtocolError(E.INTERNAL, f"protocol version {version} is not supported") from None
+        raise ProtocolError(
+            E.INTERNAL,
+            f"{tag_of(msg)!r} is a version {since_of(msg)} message; it cannot be sent on a "
+            f"version {version} connection",
+        ) from None
     try:
         return _dumps(fn(msg))
     except Exception as exc:

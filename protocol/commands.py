@@ -8,6 +8,8 @@ from protocol.fields import (
     Message,
     Reason,
     RuleError,
+    SeatNo,
+    TableNo,
     Timestamp,
     Title,
 )
@@ -25,6 +27,7 @@ class StartCommand:
     """Close registration, seat everyone and deal the first hands."""
 
     TYPE: ClassVar[str] = "start"
+    SINCE: ClassVar[int] = 1
     reason: Reason
 
 
@@ -38,6 +41,7 @@ class PauseCommand:
     """
 
     TYPE: ClassVar[str] = "pause"
+    SINCE: ClassVar[int] = 1
     reason: Reason
     table: int | None = attrs.field(default=None, metadata={"since": 2})
 
@@ -51,6 +55,7 @@ class ResumeCommand:
     """
 
     TYPE: ClassVar[str] = "resume"
+    SINCE: ClassVar[int] = 1
     reason: Reason
     table: int | None = attrs.field(default=None, metadata={"since": 2})
 
@@ -79,6 +84,7 @@ class SetLevelCommand:
     """
 
     TYPE: ClassVar[str] = "set_level"
+    SINCE: ClassVar[int] = 1
     index: int
     reason: Reason
 
@@ -92,6 +98,7 @@ class SetScheduleCommand:
     """
 
     TYPE: ClassVar[str] = "set_schedule"
+    SINCE: ClassVar[int] = 1
     levels: tuple[ScheduleLevel, ...]
     reason: Reason
 
@@ -113,6 +120,7 @@ class SetOptionsCommand:
     """
 
     TYPE: ClassVar[str] = "set_options"
+    SINCE: ClassVar[int] = 1
     action_seconds: int | None = None
     time_bank_seconds: int | None = None
     reconnect_grace_seconds: int | None = None
@@ -136,6 +144,7 @@ class SetDeadlineCommand:
     """
 
     TYPE: ClassVar[str] = "set_deadline"
+    SINCE: ClassVar[int] = 1
     deadline: Timestamp | None
     reason: Reason
 
@@ -150,9 +159,10 @@ class MovePlayerCommand:
     """
 
     TYPE: ClassVar[str] = "move_player"
+    SINCE: ClassVar[int] = 1
     player_id: int
-    table: int
-    seat: int | None = None
+    table: TableNo
+    seat: SeatNo | None = None
     reason: Reason
 
 
@@ -161,6 +171,7 @@ class RemovePlayerCommand:
     """Remove a player from the tournament (their chips leave play)."""
 
     TYPE: ClassVar[str] = "remove_player"
+    SINCE: ClassVar[int] = 1
     player_id: int
     reason: Reason
 
@@ -174,6 +185,7 @@ class AdjustChipsCommand:
     """
 
     TYPE: ClassVar[str] = "adjust_chips"
+    SINCE: ClassVar[int] = 1
     player_id: int
     chips: int
     reason: Reason
@@ -188,6 +200,7 @@ class AnnounceCommand:
     """
 
     TYPE: ClassVar[str] = "announce"
+    SINCE: ClassVar[int] = 1
     text: Message
     reason: Reason
 

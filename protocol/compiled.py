@@ -25,10 +25,13 @@ from protocol.messages import (
     COMMAND_TAG,
     COMMAND_TYPES,
     CONTROL,
+    LATEST_VERSION,
     MAX_INT,
     SERVER_TYPES,
+    SUPPORTED_VERSIONS,
     Card,
     Command,
+    Least,
     Text,
 )
 
@@ -50,6 +53,24 @@ def text_of(typ: Any) -> Text | None:
         if isinstance(meta, Text):
             return meta
     return None
+
+
+def least_of(typ: Any) -> Least | None:
+    """The Least bound of an ``Annotated[int, Least(...)]`` type, else None."""
+    for meta in getattr(typ, "__metadata__", ()):
+        if isinstance(meta, Least):
+            return meta
+    return None
+
+
+def since_of(cl: type | object) -> int:
+    """The protocol version a message class (or a message's class) first appeared in."""
+    return int(getattr(cl, "SINCE", 1))
+
+
+def field_since(field: attrs.Attribute[Any]) -> int:
+    """The protocol version a field first appeared in (``metadata={"since": N}``, else 1)."""
+    return int(field.metadata.get("since", 1))
 
 
 def optional_inner(typ: Any) -> Any:
@@ -140,6 +161,10 @@ class _Structurers:
             return [f"{indent}if {self._text(text, var)}: {fail}"]
         if typ is int:
             return [f"{indent}if type({var}) is not int or not 0 <= {var} <= MAX: {fail}"]
+        least = least_of(typ)
+        if least is not None:
+            low = least.min
+            return [f"{indent}if type({var}) is not int or not {low} <= {var} <= MAX: {fail}"]
         if typ is bool:
             return [f"{indent}if {var} is not True and {var} is not False: {fail}"]
         if typ is str:
@@ -224,19 +249,24 @@ class _Unstructurers:
     """Generates ``u_<Class>(obj) -> dict``; ``plain`` gives lists where the class has tuples.
 
     Parts (nested classes without a tag) are written inline as dict displays, saving a
-    function call per seat, pot or action.
+    function call per seat, pot or action. ``version`` is the protocol version written:
+    fields new in a later version are left out, and classes new in a later version get no
+    function at all (they cannot be sent on such a connection).
     """
 
-    def __init__(self, plain: bool) -> None:
+    def __init__(self, plain: bool, version: int = LATEST_VERSION) -> None:
         self.plain = plain
+        self.version = version
         self.ns: dict[str, Any] = {}
         self.by_class: dict[type, Unstructure] = {}
         commands: dict[type, Unstructure] = {}
         self.ns["COMMANDS"] = commands
         for cl in ALL_CLASSES:
-            self.get(cl)
+            if since_of(cl) <= version:
+                self.get(cl)
         for cl in COMMAND_TYPES.values():
-            commands[cl] = self.by_class[cl]
+            if cl in self.by_class:
+                commands[cl] = self.by_class[cl]
 
     def get(self, cl: type) -> Unstructure:
         if cl not in self.by_class:
@@ -244,7 +274,7 @@ class _Unstructurers:
         return self.by_class[cl]
 
     def _expr(self, typ: Any, src: str, depth: int) -> str:
-        if text_of(typ) is not None:
+        if text_of(typ) is not None or least_of(typ) is not None:
             typ = get_args(typ)[0]
         if typ in (int, str, bool, float) or get_origin(typ) is Literal:
             return src
@@ -274,7 +304,7 @@ class _Unstructurers:
         if key is not None:
             items.append(f"{key!r}: {tag_of(cl)!r}")
         for field in attrs.fields(attrs.resolve_types(cl)):
-            if field.name != "seq":
+            if field.name != "seq" and field_since(field) <= self.version:
                 expr = self._expr(field.type, f"{src}.{field.name}", depth)
                 items.append(f"{field.name!r}: {expr}")
         return "{" + ", ".join(items) + "}"
@@ -295,7 +325,14 @@ class _Unstructurers:
 
 STRUCTURE: dict[type, Structure] = _Structurers().by_class
 """Fast structure per class: ``(value, [0]) -> instance``; raises (anything) if invalid."""
-UNSTRUCTURE_WIRE: dict[type, Unstructure] = _Unstructurers(plain=False).by_class
-"""Unstructure per class for the encoder (tuples stay tuples: both JSON backends take them)."""
+UNSTRUCTURE_WIRE_BY_VERSION: dict[int, dict[type, Unstructure]] = {
+    version: _Unstructurers(plain=False, version=version).by_class
+    for version in SUPPORTED_VERSIONS
+}
+"""Unstructure per protocol version and class for the encoder (tuples stay tuples: both
+JSON backends take them). A class missing for a version cannot be sent on it."""
+UNSTRUCTURE_WIRE: dict[type, Unstructure] = UNSTRUCTURE_WIRE_BY_VERSION[LATEST_VERSION]
+"""Unstructure per class for the encoder, latest version."""
 UNSTRUCTURE: dict[type, Unstructure] = _Unstructurers(plain=True).by_class
-"""Unstructure per class to plain JSON data (lists, dicts, str, int, bool, None)."""
+"""Unstructure per class to plain JSON data (lists, dicts, str, int, bool, None), latest
+version: every field."""

@@ -68,11 +68,16 @@ def full_table_snapshot(your_seat: int | None = 1, seq: int | None = None) -> m.
         to_act=2,
         your_seat=your_seat,
         your_cards=("As", "Kd") if your_seat is not None else None,
+        deadline_ms=21500,
+        time_bank_ms=45000,
         seq=seq,
     )
 
 
-LEGAL = m.Legal(fold=True, check=False, call=200, min_raise_to=800, max_raise_to=2450)
+LEGAL = m.Legal(
+    fold=True, check=False, call=200, min_raise_to=800, max_raise_to=2450, stack=2250,
+    all_in_to=2450,
+)
 PLACES = (
     m.Place(place=1, player_id=1, name="Alice", chips=9000, eliminated_in_hand=None),
     m.Place(place=2, player_id=2, name="Bob", chips=4500, eliminated_in_hand=None),
@@ -247,10 +252,12 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
             ),
         ),
         tables=(
-            m.LobbyTable(table=1, players=(1, 2, 3, 4, 5, 6, 7, 8, 9)),
-            m.LobbyTable(table=2, players=(11, 12, 13, 14, 15, 16)),
+            m.LobbyTable(table=1, players=(1, 2, 3, 4, 5, 6, 7, 8, 9), hand_no=42),
+            m.LobbyTable(table=2, players=(11, 12, 13, 14, 15, 16), hand_no=39),
         ),
         deadline="2025-03-01T23:30:00+01:00",
+        carried=1,
+        start_players=None,
         seq=8,
     ),
     full_table_snapshot(your_seat=1, seq=9),
@@ -282,7 +289,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
     ),
     m.Showdown(
         table=1, hand_no=42, seat=1, cards=("As", "Kd"), hand_name="Straight, ace high",
-        seq=16,
+        best_five=("As", "Kd", "Qs", "Jh", "Td"), hand_detail="Straight, ace high", seq=16,
     ),
     m.PotAwarded(
         table=1,
@@ -292,6 +299,8 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         winners=(m.Winner(seat=1, amount=725), m.Winner(seat=7, amount=725)),
         hand_name="Straight, ace high",
         remainder_carried=1,
+        best_five=("As", "Kd", "Qs", "Jh", "Td"),
+        hand_detail="Straight, ace high",
         seq=17,
     ),
     m.HandEnded(
@@ -322,11 +331,15 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         text="The tournament is paused", by="director", reason="dinner break", seq=24
     ),
     m.History(id=24, hands=(HAND_RECORD,), seq=25),
-    m.Standings(id=25, places=PLACES, final=False, seq=26),
+    m.Standings(id=25, places=PLACES, final=False, carried=1, seq=26),
     m.TournamentFinished(name=TOURNAMENT, places=PLACES, trophies=(
         m.Trophy(title="Winner", player_id=PLACES[0].player_id, name=PLACES[0].name, by_rule=True),
         m.Trophy(title="Best bluff", player_id=2, name="Bob", by_rule=False),
     ), seq=27),
+    m.Turn(table=1, hand_no=42, seat=2, player_id=2, deadline_ms=30000, time_bank_ms=45000,
+           seq=28),
+    m.BetReturned(table=1, hand_no=42, seat=7, amount=600, seq=29),
+    m.TableBroken(table=2, tables=(1,), seq=30),
 ]
 """Every server message type."""
 

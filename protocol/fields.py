@@ -10,7 +10,8 @@ from typing import Annotated, Literal
 import attrs
 
 PROTOCOL_NAME = "hickory"
-SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
+LATEST_VERSION = SUPPORTED_VERSIONS[-1]
 MAX_INT = 2**53 - 1
 
 
@@ -43,6 +44,26 @@ class Text:
         return None
 
 
+@attrs.frozen
+class Least:
+    """A lower bound on an integer field above the protocol's usual 0.
+
+    Used as ``Annotated[int, Least(1)]`` for table and seat numbers, which start at 1: the
+    codec refuses a smaller value when decoding and the schema writes ``minimum``.
+    """
+
+    min: int
+
+
+def since(version: int) -> dict[str, int]:
+    """Field metadata for a field new in ``version``: ``attrs.field(..., metadata=since(2))``.
+
+    The encoder leaves the field out for a connection on an older version, and the decoder
+    refuses it from one.
+    """
+    return {"since": version}
+
+
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """C0 and C1 control characters and DEL: refused in text fields unless ``control_ok``."""
 
@@ -67,6 +88,10 @@ Timestamp = Annotated[
     ),
 ]
 ServerText = Annotated[str, Text(0, 2000, control_ok=True)]
+TableNo = Annotated[int, Least(1)]
+"""A table number: tables are numbered from 1."""
+SeatNo = Annotated[int, Least(1)]
+"""A seat number: seats are numbered from 1 to the table's max_seats."""
 
 ActionKind = Literal["fold", "check", "call", "bet", "raise", "all_in"]
 Street = Literal["preflop", "flop", "turn", "river"]

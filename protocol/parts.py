@@ -8,9 +8,12 @@ from protocol.fields import (
     ActionKind,
     Card,
     Name,
+    SeatNo,
     ServerText,
     Street,
     Title,
+    TableNo,
+    since,
 )
 
 # =====================================================================================
@@ -61,8 +64,8 @@ class LobbyPlayer:
     player_id: int
     name: Name
     chips: int
-    table: int | None
-    seat: int | None
+    table: TableNo | None
+    seat: SeatNo | None
     status: Literal["waiting", "playing", "sitting_out", "disconnected", "eliminated"]
 
 
@@ -72,10 +75,13 @@ class LobbyTable:
 
     Attributes:
         players: player ids seated at this table
+        hand_no: the hand in play or last played there, null before its first hand
+            (since v2)
     """
 
-    table: int
+    table: TableNo
     players: tuple[int, ...]
+    hand_no: int | None = attrs.field(default=None, metadata=since(2))
 
 
 @attrs.frozen(kw_only=True)
@@ -91,7 +97,7 @@ class SeatView:
             else null. A seat that has not folded in a running hand holds two cards.
     """
 
-    seat: int
+    seat: SeatNo
     player_id: int
     name: Name
     stack: int
@@ -113,14 +119,14 @@ class Pot:
     """
 
     amount: int
-    eligible: tuple[int, ...]
+    eligible: tuple[SeatNo, ...]
 
 
 @attrs.frozen(kw_only=True)
 class SeatStack:
     """A seat's stack at a moment named by the enclosing message."""
 
-    seat: int
+    seat: SeatNo
     stack: int
 
 
@@ -132,7 +138,7 @@ class Winner:
         amount: chips this seat wins from the pot
     """
 
-    seat: int
+    seat: SeatNo
     amount: int
 
 
@@ -148,6 +154,9 @@ class Legal:
         min_raise_to: smallest legal bet/raise *to* total, or null if you cannot bet or
             raise. If your stack is short of a full raise this equals max_raise_to.
         max_raise_to: largest legal bet/raise *to* total (your all-in), or null
+        stack: your chips behind, not counting your bet in this round (since v2)
+        all_in_to: your bet in this round if you put in every chip: the *to* total of
+            going all in, whether that is a call, a bet or a raise (since v2)
     """
 
     fold: bool
@@ -155,6 +164,8 @@ class Legal:
     call: int | None
     min_raise_to: int | None
     max_raise_to: int | None
+    stack: int | None = attrs.field(default=None, metadata=since(2))
+    all_in_to: int | None = attrs.field(default=None, metadata=since(2))
 
 
 @attrs.frozen(kw_only=True)
@@ -199,7 +210,7 @@ class HandPlayer:
         stack: chips at the start of the hand, before blinds
     """
 
-    seat: int
+    seat: SeatNo
     player_id: int
     name: Name
     stack: int
@@ -214,7 +225,7 @@ class BlindPost:
         amount: chips posted (less than the blind if it put the player all in)
     """
 
-    seat: int
+    seat: SeatNo
     blind: Literal["small", "big"]
     amount: int
     all_in: bool
@@ -234,7 +245,7 @@ class HandAction:
     """
 
     street: Street
-    seat: int
+    seat: SeatNo
     action: ActionKind
     amount: int
     to: int
@@ -251,7 +262,7 @@ class ShownHand:
             ended before it was complete
     """
 
-    seat: int
+    seat: SeatNo
     cards: tuple[Card, ...]
     hand_name: ServerText | None
 
@@ -299,10 +310,10 @@ class HandRecord:
         stacks: stacks at the end of the hand
     """
 
-    table: int
+    table: TableNo
     hand_no: int
     level: int
-    button: int
+    button: SeatNo
     small_blind: int
     big_blind: int
     carried_in: int
@@ -311,7 +322,7 @@ class HandRecord:
     actions: tuple[HandAction, ...]
     board: tuple[Card, ...]
     shown: tuple[ShownHand, ...]
-    your_seat: int | None
+    your_seat: SeatNo | None
     your_cards: tuple[Card, ...] | None
     results: tuple[PotResult, ...]
     carried_out: int

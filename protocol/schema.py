@@ -20,7 +20,15 @@ from typing import Any, Literal, get_args, get_origin
 
 import attrs
 
-from protocol.compiled import optional_inner, tag_key, tag_of, text_of, tuple_item
+from protocol.compiled import (
+    field_since,
+    least_of,
+    optional_inner,
+    tag_key,
+    tag_of,
+    text_of,
+    tuple_item,
+)
 from protocol.messages import (
     CLIENT_TYPES,
     COMMAND_TAG,
@@ -123,6 +131,9 @@ def type_schema(typ: Any) -> dict[str, Any]:
         return schema
     if typ is int:
         return {"type": "integer", "minimum": 0, "maximum": MAX_INT}
+    least = least_of(typ)
+    if least is not None:
+        return {"type": "integer", "minimum": least.min, "maximum": MAX_INT}
     if typ is bool:
         return {"type": "boolean"}
     if typ is str:
@@ -166,12 +177,14 @@ def class_schema(cl: type) -> dict[str, Any]:
         if field.name in docs:
             prop = {**prop, "description": docs[field.name]}
         properties[field.name] = prop
-        if server or field.default is attrs.NOTHING:
+        # A field new in a later version is absent from lines to older connections.
+        if (server and field_since(field) == 1) or field.default is attrs.NOTHING:
             required.append(field.name)
+    description = class_doc(cl)
     schema = {
         "type": "object",
         "title": cl.__name__,
-        "description": class_doc(cl),
+        "description": description,
         "properties": properties,
         "required": required,
         "additionalProperties": False,

@@ -13,11 +13,14 @@ from protocol.fields import (
     Nonce,
     Role,
     Scope,
+    SeatNo,
     ServerText,
     Street,
+    TableNo,
     Timestamp,
     Title,
     Token,
+    since,
 )
 from protocol.parts import (
     HandRecord,
@@ -52,6 +55,7 @@ class Hello:
     """
 
     TYPE: ClassVar[str] = "hello"
+    SINCE: ClassVar[int] = 1
     protocol: str
     versions: tuple[int, ...]
     server: ServerText
@@ -76,14 +80,15 @@ class Welcome:
     """
 
     TYPE: ClassVar[str] = "welcome"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     version: int
     role: Role
     player_id: int | None
     name: Name | None
     token: Token | None
-    table: int | None
-    seat: int | None
+    table: TableNo | None
+    seat: SeatNo | None
     seq: int | None = None
 
 
@@ -99,6 +104,7 @@ class Error:
     """
 
     TYPE: ClassVar[str] = "error"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     code: ErrorCode
     message: ServerText
@@ -112,6 +118,7 @@ class Ack:
     """A request with an id that has no other reply was done."""
 
     TYPE: ClassVar[str] = "ack"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     seq: int | None = None
 
@@ -125,6 +132,7 @@ class ServerPing:
     """
 
     TYPE: ClassVar[str] = "ping"
+    SINCE: ClassVar[int] = 1
     nonce: Nonce | None = None
     seq: int | None = None
 
@@ -138,6 +146,7 @@ class ServerPong:
     """
 
     TYPE: ClassVar[str] = "pong"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     nonce: Nonce | None = None
     seq: int | None = None
@@ -152,6 +161,7 @@ class ServerGoodbye:
     """
 
     TYPE: ClassVar[str] = "goodbye"
+    SINCE: ClassVar[int] = 1
     reason: ServerText
     seq: int | None = None
 
@@ -173,9 +183,14 @@ class Lobby:
         deadline: the time the tournament should end by, or null
         late_until_level: after the start, late registration is open through this level
             (numbered from 1), else null (version 2)
+        carried: odd chips carried at the tables into their next hand, in no player's
+            chips: the chips in play are the players' chips plus these (since v2)
+        start_players: the tournament starts by itself once this many players have
+            joined; null if the director starts it (since v2)
     """
 
     TYPE: ClassVar[str] = "lobby"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     name: Title
     state: Literal["registering", "running", "paused", "finished"]
@@ -187,6 +202,8 @@ class Lobby:
     tables: tuple[LobbyTable, ...]
     deadline: Timestamp | None
     late_until_level: int | None = attrs.field(default=None, metadata={"since": 2})
+    carried: int = attrs.field(default=0, metadata=since(2))
+    start_players: int | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 
@@ -211,24 +228,31 @@ class TableSnapshot:
         to_act: seat whose turn it is, or null
         your_seat: your seat at this table, null for spectators
         your_cards: your hole cards, null if you have none
+        deadline_ms: milliseconds left on the acting seat's action clock, null if no one
+            is to act (since v2)
+        time_bank_ms: milliseconds of the acting seat's time bank, used after the action
+            clock; null if no one is to act (since v2)
     """
 
     TYPE: ClassVar[str] = "table_snapshot"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
-    table: int
+    table: TableNo
     max_seats: int
     hand_no: int | None
     street: Street | None
-    button: int | None
+    button: SeatNo | None
     small_blind: int
     big_blind: int
     seats: tuple[SeatView, ...]
     board: tuple[Card, ...]
     pots: tuple[Pot, ...]
     carried: int
-    to_act: int | None
-    your_seat: int | None
+    to_act: SeatNo | None
+    your_seat: SeatNo | None
     your_cards: tuple[Card, ...] | None
+    deadline_ms: int | None = attrs.field(default=None, metadata=since(2))
+    time_bank_ms: int | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 
@@ -245,11 +269,12 @@ class HandStarted:
     """
 
     TYPE: ClassVar[str] = "hand_started"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    button: int
-    small_blind_seat: int
-    big_blind_seat: int
+    button: SeatNo
+    small_blind_seat: SeatNo
+    big_blind_seat: SeatNo
     small_blind: int
     big_blind: int
     carried_in: int
@@ -267,9 +292,10 @@ class BlindPosted:
     """
 
     TYPE: ClassVar[str] = "blind_posted"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    seat: int
+    seat: SeatNo
     blind: Literal["small", "big"]
     amount: int
     all_in: bool
@@ -286,9 +312,10 @@ class HoleCards:
     """
 
     TYPE: ClassVar[str] = "hole_cards"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    seat: int
+    seat: SeatNo
     cards: tuple[Card, ...]
     seq: int | None = None
 
@@ -308,9 +335,10 @@ class Action:
     """
 
     TYPE: ClassVar[str] = "action"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    seat: int
+    seat: SeatNo
     action: ActionKind
     amount: int
     to: int
@@ -330,7 +358,8 @@ class Board:
     """
 
     TYPE: ClassVar[str] = "board"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
     street: Literal["flop", "turn", "river"]
     cards: tuple[Card, ...]
@@ -348,7 +377,8 @@ class Pots:
     """
 
     TYPE: ClassVar[str] = "pots"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
     pots: tuple[Pot, ...]
     carried: int
@@ -363,14 +393,21 @@ class Showdown:
         cards: the cards shown
         hand_name: the hand they make, e.g. "Flush, ace high"; null when shown in an
             all-in before the board is complete
+        best_five: the five cards that play, made part first then kickers high to low;
+            null when hand_name is (since v2)
+        hand_detail: the hand with the kickers that play, e.g. "Three of a kind, queens,
+            kickers king and seven"; null when hand_name is (since v2)
     """
 
     TYPE: ClassVar[str] = "showdown"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    seat: int
+    seat: SeatNo
     cards: tuple[Card, ...]
     hand_name: ServerText | None
+    best_five: tuple[Card, ...] | None = attrs.field(default=None, metadata=since(2))
+    hand_detail: ServerText | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 
@@ -386,16 +423,23 @@ class PotAwarded:
             showdown
         remainder_carried: odd chips that could not be split evenly; they are carried
             into the next hand at this table
+        best_five: the winning five cards, made part first then kickers; null when won
+            without a showdown (since v2)
+        hand_detail: the winning hand with its kickers, e.g. "Pair of aces, kickers king,
+            nine and four"; null when won without a showdown (since v2)
     """
 
     TYPE: ClassVar[str] = "pot_awarded"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
     pot: int
     amount: int
     winners: tuple[Winner, ...]
     hand_name: ServerText | None = None
     remainder_carried: int
+    best_five: tuple[Card, ...] | None = attrs.field(default=None, metadata=since(2))
+    hand_detail: ServerText | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 
@@ -409,7 +453,8 @@ class HandEnded:
     """
 
     TYPE: ClassVar[str] = "hand_ended"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
     stacks: tuple[SeatStack, ...]
     carried_out: int
@@ -430,9 +475,10 @@ class YourTurn:
     """
 
     TYPE: ClassVar[str] = "your_turn"
-    table: int
+    SINCE: ClassVar[int] = 1
+    table: TableNo
     hand_no: int
-    seat: int
+    seat: SeatNo
     legal: Legal
     deadline_ms: int
     time_bank_ms: int
@@ -450,10 +496,11 @@ class PlayerStatus:
     """
 
     TYPE: ClassVar[str] = "player_status"
+    SINCE: ClassVar[int] = 1
     player_id: int
     name: Name
-    table: int | None
-    seat: int | None
+    table: TableNo | None
+    seat: SeatNo | None
     status: Literal["sitting_out", "back", "disconnected", "reconnected", "eliminated", "removed"]
     seq: int | None = None
 
@@ -470,12 +517,13 @@ class PlayerMoved:
     """
 
     TYPE: ClassVar[str] = "player_moved"
+    SINCE: ClassVar[int] = 1
     player_id: int
     name: Name
-    from_table: int
-    from_seat: int
-    table: int
-    seat: int
+    from_table: TableNo
+    from_seat: SeatNo
+    table: TableNo
+    seat: SeatNo
     seq: int | None = None
 
 
@@ -493,8 +541,9 @@ class ChatMessage:
     """
 
     TYPE: ClassVar[str] = "chat_message"
+    SINCE: ClassVar[int] = 1
     scope: Scope
-    table: int | None
+    table: TableNo | None
     player_id: int | None
     name: Name
     role: Role
@@ -517,10 +566,11 @@ class DirectorCalled:
     """
 
     TYPE: ClassVar[str] = "director_called"
+    SINCE: ClassVar[int] = 1
     player_id: int
     name: Name
-    table: int | None
-    seat: int | None
+    table: TableNo | None
+    seat: SeatNo | None
     message: Message
     call_id: int | None = attrs.field(default=None, metadata={"since": 2})
     hand_no: int | None = attrs.field(default=None, metadata={"since": 2})
@@ -538,6 +588,7 @@ class Announcement:
     """
 
     TYPE: ClassVar[str] = "announcement"
+    SINCE: ClassVar[int] = 1
     text: ServerText
     by: Name
     reason: ServerText | None
@@ -553,6 +604,7 @@ class History:
     """
 
     TYPE: ClassVar[str] = "history"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     hands: tuple[HandRecord, ...]
     seq: int | None = None
@@ -565,12 +617,16 @@ class Standings:
     Attributes:
         places: one line per entrant, by place
         final: true once the tournament is over
+        carried: odd chips carried at the tables into their next hand, in no player's
+            chips (since v2)
     """
 
     TYPE: ClassVar[str] = "standings"
+    SINCE: ClassVar[int] = 1
     id: int | None = None
     places: tuple[Place, ...]
     final: bool
+    carried: int = attrs.field(default=0, metadata=since(2))
     seq: int | None = None
 
 
@@ -587,6 +643,7 @@ class TournamentFinished:
     """
 
     TYPE: ClassVar[str] = "tournament_finished"
+    SINCE: ClassVar[int] = 1
     name: Title
     places: tuple[Place, ...]
     trophies: tuple[Trophy, ...] = attrs.field(default=(), metadata={"since": 2})
@@ -609,6 +666,73 @@ class Ruling:
     call_id: int | None
     table: int | None
     decision: Message
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Turn:
+    """Whose turn it is, to everyone at the table: players and spectators (since v2).
+
+    Sent each time a seat is given the turn, just before that player's own your_turn, and
+    again when the acting player's clock moves on to the time bank. A client counts the
+    clocks down from the moment it receives this line.
+
+    Attributes:
+        seat: the seat to act
+        player_id: the player to act
+        deadline_ms: milliseconds left on the action clock when this was sent
+        time_bank_ms: milliseconds of the player's time bank, used after the action clock
+    """
+
+    TYPE: ClassVar[str] = "turn"
+    SINCE: ClassVar[int] = 2
+    table: TableNo
+    hand_no: int
+    seat: SeatNo
+    player_id: int
+    deadline_ms: int
+    time_bank_ms: int
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class BetReturned:
+    """An uncalled bet (or the uncalled part of it) went back to its player (since v2).
+
+    Sent before the pots and the awards, when the last bet or raise of the hand was not
+    called in full. The chips leave the pot: the player's stack grows by ``amount``.
+
+    Attributes:
+        seat: the seat the chips go back to
+        amount: chips returned
+    """
+
+    TYPE: ClassVar[str] = "bet_returned"
+    SINCE: ClassVar[int] = 2
+    table: TableNo
+    hand_no: int
+    seat: SeatNo
+    amount: int
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TableBroken:
+    """The table you watch was broken up to balance the others (since v2).
+
+    Sent to spectators and directors watching it; its players each get a player_moved
+    and a table_snapshot of their new table. The watcher sees no table until it spectates
+    another.
+
+    Attributes:
+        table: the table that closed
+        tables: the tables still in play
+    """
+
+    TYPE: ClassVar[str] = "table_broken"
+    SINCE: ClassVar[int] = 2
+    table: TableNo
+    tables: tuple[TableNo, ...]
     seq: int | None = None
 
 
@@ -641,5 +765,8 @@ ServerMessage = (
     | Standings
     | TournamentFinished
     | Ruling
+    | Turn
+    | BetReturned
+    | TableBroken
 )
 

@@ -28,7 +28,15 @@ import attrs
 
 import protocol.messages as m
 from protocol.codec import converter, encode, tag_of
-from protocol.compiled import optional_inner, tag_key, text_of, tuple_item
+from protocol.compiled import (
+    field_since,
+    least_of,
+    optional_inner,
+    since_of,
+    tag_key,
+    text_of,
+    tuple_item,
+)
 from protocol.errors import ERROR_CODES, FATAL_CODES
 from protocol.examples import CLIENT_EXAMPLES, COMMAND_EXAMPLES, SERVER_EXAMPLES
 from protocol.schema import class_doc, field_docs
@@ -97,6 +105,9 @@ def type_name(typ: Any) -> str:
         return "boolean"
     if typ is int:
         return "integer"
+    least = least_of(typ)
+    if least is not None:
+        return f"integer from {least.min}"
     if typ is str:
         return "string"
     if get_origin(typ) is Literal:
@@ -134,6 +145,8 @@ def parts(roots: tuple[type, ...] = (*_CLIENT, *_SERVER, *_COMMANDS)) -> list[ty
 
 def _classes_in(typ: Any) -> list[type]:
     if typ == m.Command or text_of(typ) is not None or get_origin(typ) is Literal:
+        return []
+    if least_of(typ) is not None:
         return []
     if isinstance(typ, type) and attrs.has(typ):
         return [typ]
@@ -191,7 +204,7 @@ def _fill(members: list[str], open_: str, close: str, indent: int) -> str:
 
 def example_line(msg: Any) -> str:
     """A message as a JSON block: the wire line, indented when it is long."""
-    return pretty(json.loads(encode(msg)))
+    return pretty(json.loads(encode(msg, version=m.LATEST_VERSION)))
 
 
 def _examples_of(cl: type) -> list[Any]:
@@ -234,7 +247,10 @@ def _cell(text: str) -> str:
 
 def entry(cl: type) -> list[str]:
     """One class in the reference: heading, description, fields, example."""
-    out = [f'<a id="{anchor(cl)}"></a>', "", f"#### {title(cl)}", ""]
+    heading = f"#### {title(cl)}"
+    if since_of(cl) > 1:
+        heading += f" (since version {since_of(cl)})"
+    out = [f'<a id="{anchor(cl)}"></a>', "", heading, ""]
     doc = _rst_to_md(class_doc(cl))
     if doc:
         out += [doc, ""]
@@ -251,6 +267,8 @@ def entry(cl: type) -> list[str]:
             typ = "integer"
         elif optional_ok and field.default is not attrs.NOTHING:
             typ += f" (optional, default `{json.dumps(field.default)}`)"
+        if field_since(field) > 1:
+            typ += f"; version {field_since(field)} only"
         meaning = _rst_to_md(docs.get(field.name, ""))
         rows.append(f"| `{field.name}` | {_cell(typ)} | {_cell(meaning)} |")
     out += rows
@@ -278,7 +296,9 @@ def reference() -> str:
             "`python -m tools.docgen`. Examples are shown indented when they are long; "
             "on the wire every message is one line. In a client message a field marked "
             "optional may be left out (it then takes its default); a server message "
-            "always carries every field, null included, and `seq`."
+            "always carries every field of the connection's version, null included, and "
+            "`seq`. A field marked \"version 2 only\" is left out on a version 1 "
+            "connection; a message marked \"since version 2\" is never sent on one."
         ),
         "",
         "### Client messages",

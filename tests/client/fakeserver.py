@@ -76,7 +76,7 @@ async def fake_server() -> AsyncIterator[tuple[int, trio.MemoryReceiveChannel[Pe
 
 def welcome(token: str | None = TOKEN, *, player_id: int = 1, name: str = "alice") -> m.Welcome:
     return m.Welcome(
-        version=1, role="player", player_id=player_id, name=name, token=token, table=1, seat=0
+        version=1, role="player", player_id=player_id, name=name, token=token, table=1, seat=1
     )
 
 
@@ -88,19 +88,19 @@ def seat(n: int, name: str, stack: int, *, bet: int = 0, cards: tuple[str, ...] 
 
 
 def heads_up_snapshot(hand_no: int = 7) -> m.TableSnapshot:
-    """Alice (seat 0, button, small blind 50) and Bob (seat 1, big blind 100), preflop."""
+    """Alice (seat 1, button, small blind 50) and Bob (seat 2, big blind 100), preflop."""
     return m.TableSnapshot(
-        table=1, max_seats=6, hand_no=hand_no, street="preflop", button=0, small_blind=50,
+        table=1, max_seats=6, hand_no=hand_no, street="preflop", button=1, small_blind=50,
         big_blind=100,
-        seats=(seat(0, "alice", 950, bet=50, cards=("As", "Kd")), seat(1, "bob", 900, bet=100)),
-        board=(), pots=(m.Pot(amount=150, eligible=(0, 1)),), carried=0, to_act=0,
-        your_seat=0, your_cards=("As", "Kd"),
+        seats=(seat(1, "alice", 950, bet=50, cards=("As", "Kd")), seat(2, "bob", 900, bet=100)),
+        board=(), pots=(m.Pot(amount=150, eligible=(1, 2)),), carried=0, to_act=1,
+        your_seat=1, your_cards=("As", "Kd"),
     )
 
 
 def your_turn(hand_no: int = 7) -> m.YourTurn:
     return m.YourTurn(
-        table=1, hand_no=hand_no, seat=0,
+        table=1, hand_no=hand_no, seat=1,
         legal=m.Legal(fold=True, check=False, call=50, min_raise_to=200, max_raise_to=1000),
         deadline_ms=30000, time_bank_ms=60000,
     )

@@ -293,9 +293,9 @@ def test_situation_after_a_mid_hand_snapshot_guesses_the_blinds() -> None:
     model.apply(welcome())
     model.apply(heads_up_snapshot())
     legal = m.Legal(fold=True, check=False, call=50, min_raise_to=200, max_raise_to=1000)
-    model.apply(m.YourTurn(table=1, hand_no=7, seat=0, legal=legal, deadline_ms=1000, time_bank_ms=0))
+    model.apply(m.YourTurn(table=1, hand_no=7, seat=1, legal=legal, deadline_ms=1000, time_bank_ms=0))
     s = situation_from_model(model)
-    assert (s.small_blind_seat, s.big_blind_seat, s.button) == (0, 1, 0)
+    assert (s.small_blind_seat, s.big_blind_seat, s.button) == (1, 2, 1)
     assert s.pot == 150 and s.actions == ()
     assert s.legal.current_bet == 100
 

@@ -80,7 +80,7 @@ async def test_no_common_version_is_refused_with_both_lists(autojump_clock: trio
 
             async def server() -> None:
                 peer = await peers.receive()
-                await peer.send(m.Hello(**{**_fields(HELLO), "versions": (2, 3)}))
+                await peer.send(m.Hello(**{**_fields(HELLO), "versions": (3, 4)}))
                 with pytest.raises(EOFError):
                     await peer.receive()
 
@@ -88,8 +88,8 @@ async def test_no_common_version_is_refused_with_both_lists(autojump_clock: trio
             with pytest.raises(SessionRefused) as info:
                 async with open_session("127.0.0.1", port, name="alice"):
                     pass  # pragma: no cover
-        assert "server speaks 2, 3" in info.value.reason
-        assert "client speaks 1" in info.value.reason
+        assert "server speaks 3, 4" in info.value.reason
+        assert "client speaks 1, 2" in info.value.reason
 
 
 def test_choose_version_takes_the_highest_common() -> None:

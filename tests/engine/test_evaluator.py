@@ -336,3 +336,18 @@ def test_hand_value_is_a_frozen_value() -> None:
     assert value == hand("Kd Ks 8c 7h 2d")
     with pytest.raises(AttributeError):
         value.strength = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("cards", "detail"),
+    [
+        ("Qs Qh Qd Kc 7h 2s 3d", "Three of a kind, queens, kickers king and seven"),
+        ("As Ad Kh 9c 4d 2s 3h", "Pair of aces, kickers king, nine and four"),
+        ("Ah Ad Kh Kd 9c 2s 3h", "Two pair, aces and kings, kicker nine"),
+        ("Ah Jh 9h 6h 3h 2c 2d", "Flush, ace high (A-J-9-6-3)"),
+        ("Ah Ad Ac Kh Kd 2s 3h", "Full house, aces full of kings"),
+        ("Ah Kd 9c 7s 4d 2s 3h", "High card, ace, kickers king, nine, seven and four"),
+    ],
+)
+def test_detail_names_the_kickers_that_play(cards: str, detail: str) -> None:
+    assert evaluate(parse_cards(cards)).detail == detail

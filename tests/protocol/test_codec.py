@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any, get_args
@@ -14,7 +15,6 @@ from protocol import messages as m
 from protocol.codec import (
     decode_client,
     decode_server,
-    encode,
     error_reply,
     stamp,
     structure_client,
@@ -30,6 +30,9 @@ from protocol.examples import (
     example,
     full_table_snapshot,
 )
+
+encode = functools.partial(codec.encode, version=m.LATEST_VERSION)
+"""These tests speak the latest version, where every field is written."""
 
 ALL_EXAMPLES: list[Any] = [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]
 
@@ -212,7 +215,7 @@ BAD_LINES: list[tuple[str, bytes, str, str | None]] = [
     ("long name", b'{"type":"join","version":1,"name":"' + b"a" * 25 + b'"}', errors.INVALID_FIELD, "join.name"),
     ("NUL escape in name", b'{"type":"join","version":1,"name":"a\\u0000b"}', errors.INVALID_FIELD, "join.name"),
     ("newline in chat", b'{"type":"chat","scope":"table","text":"a\\nb"}', errors.INVALID_FIELD, "chat.text"),
-    ("future version", b'{"type":"join","version":2,"name":"Al","shiny":1}', errors.UNSUPPORTED_VERSION, "join.version"),
+    ("future version", b'{"type":"join","version":3,"name":"Al","shiny":1}', errors.UNSUPPORTED_VERSION, "join.version"),
     ("version 0", b'{"type":"resume","version":0,"token":"abcdefgh"}', errors.UNSUPPORTED_VERSION, "resume.version"),
     ("missing version", b'{"type":"spectate"}', errors.MISSING_FIELD, "spectate.version"),
     ("string version", b'{"type":"director","version":"1","secret":"x"}', errors.INVALID_FIELD, "director.version"),
@@ -241,12 +244,12 @@ def test_bad_client_lines_give_the_right_error(line: bytes, code: str, path: str
 
 
 BAD_SERVER_LINES: list[tuple[str, bytes, str, str | None]] = [
-    ("a card that is not a card", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":0,"cards":["As","Xx"],"seq":3}', errors.INVALID_FIELD, "hole_cards.cards[1]"),
-    ("lowercase rank", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":0,"cards":["as"],"seq":3}', errors.INVALID_FIELD, "hole_cards.cards[0]"),
-    ("cards as a string", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":0,"cards":"AsKd","seq":3}', errors.INVALID_FIELD, "hole_cards.cards"),
+    ("a card that is not a card", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":1,"cards":["As","Xx"],"seq":3}', errors.INVALID_FIELD, "hole_cards.cards[1]"),
+    ("lowercase rank", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":1,"cards":["as"],"seq":3}', errors.INVALID_FIELD, "hole_cards.cards[0]"),
+    ("cards as a string", b'{"type":"hole_cards","table":1,"hand_no":1,"seat":1,"cards":"AsKd","seq":3}', errors.INVALID_FIELD, "hole_cards.cards"),
     ("client type from the server", b'{"type":"act","hand_no":1,"action":"fold"}', errors.UNKNOWN_TYPE, "type"),
-    ("bad nested legal", b'{"type":"your_turn","table":1,"hand_no":1,"seat":0,"legal":{"fold":1,"check":false,"call":null,"min_raise_to":null,"max_raise_to":null},"deadline_ms":1,"time_bank_ms":1,"seq":1}', errors.INVALID_FIELD, "your_turn.legal.fold"),
-    ("seat in a list", b'{"type":"hand_ended","table":1,"hand_no":1,"stacks":[{"seat":0,"stack":1},{"seat":0}],"carried_out":0,"seq":1}', errors.MISSING_FIELD, "hand_ended.stacks[1].stack"),
+    ("bad nested legal", b'{"type":"your_turn","table":1,"hand_no":1,"seat":1,"legal":{"fold":1,"check":false,"call":null,"min_raise_to":null,"max_raise_to":null},"deadline_ms":1,"time_bank_ms":1,"seq":1}', errors.INVALID_FIELD, "your_turn.legal.fold"),
+    ("seat in a list", b'{"type":"hand_ended","table":1,"hand_no":1,"stacks":[{"seat":1,"stack":1},{"seat":1}],"carried_out":0,"seq":1}', errors.MISSING_FIELD, "hand_ended.stacks[1].stack"),
     ("bool seq", b'{"type":"ack","id":null,"seq":true}', errors.INVALID_FIELD, "ack.seq"),
 ]
 
@@ -401,9 +404,9 @@ from protocol import codec, jsontext
 from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 assert jsontext.BACKEND == "json" and jsontext.loads_fast is None
 for msg in CLIENT_EXAMPLES:
-    assert codec.decode_client(codec.encode(msg)) == msg
+    assert codec.decode_client(codec.encode(msg, version=2)) == msg
 for msg in SERVER_EXAMPLES:
-    assert codec.decode_server(codec.encode(msg)) == msg
+    assert codec.decode_server(codec.encode(msg, version=2)) == msg
 try:
     codec.decode_client(b'{"type":"act","hand_no":1,"hand_no":2,"action":"fold"}')
 except codec.ProtocolError as exc:

@@ -304,9 +304,12 @@ def to_text(
     if info.event:
         head = f"{info.event}: {head}"
     if info.started_at is not None:
-        head += f", {info.started_at.isoformat(sep=' ', timespec='seconds')}"
-        if info.time_zone:
-            head += f" {info.time_zone}"
+        # The wall-clock time and the zone's name, once: "2026-11-30 06:10:05 UTC"
+        # (an ISO offset beside the name said the zone twice).
+        head += f", {info.started_at.strftime('%Y-%m-%d %H:%M:%S')}"
+        zone = info.time_zone or (info.started_at.tzname() if info.started_at.tzinfo else None)
+        if zone:
+            head += f" {zone}"
     lines = [head]
     for seat, stack in start.stacks:
         tag = " (button)" if seat == start.button else ""

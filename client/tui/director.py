@@ -23,7 +23,7 @@ import re
 
 from protocol import messages as m
 
-__all__ = ["COMMAND_HELP", "DirectorInputError", "parse_command"]
+__all__ = ["COMMAND_HELP", "COMMAND_MEANING", "DirectorInputError", "complete", "help_text", "parse_command"]
 
 
 class DirectorInputError(ValueError):
@@ -43,6 +43,64 @@ COMMAND_HELP = {
     "chips": "chips PLAYER AMOUNT REASON",
     "announce": "announce TEXT",
 }
+
+
+COMMAND_MEANING = {
+    "start": "start the tournament now, with whoever has joined",
+    "pause": "stop dealing new hands and stop the level clock (hands in play finish)",
+    "resume": "deal again and restart the level clock",
+    "level": "jump to blind level N of the schedule, from the next hand",
+    "schedule": "replace the blind schedule: small blind/big blind/minutes per level",
+    "options": "action clock, time bank, reconnect grace (seconds), table chat on or off",
+    "deadline": "the time the tournament should end by (local time), or none",
+    "move": "move a player to a table (and seat); balancing still applies afterwards",
+    "remove": "take a player out of the tournament (their chips leave play)",
+    "chips": "set a player's stack (a miscount, a penalty)",
+    "announce": "show a line to everyone",
+    "help": "this list; help COMMAND for one command",
+}
+"""What each command does, for ``help`` and docs/director.md."""
+
+
+def help_text(op: str | None) -> str:
+    """``help`` (every command's syntax) or ``help COMMAND`` (its syntax and meaning)."""
+    if op is None:
+        return "commands: " + " · ".join(COMMAND_HELP.values()) + " · help COMMAND"
+    op = op.lower()
+    if op == "help":
+        return "help [COMMAND]: " + COMMAND_MEANING["help"]
+    if op not in COMMAND_HELP:
+        return f"unknown command {op!r}: one of " + ", ".join(COMMAND_HELP)
+    return f"{COMMAND_HELP[op]}: {COMMAND_MEANING[op]}"
+
+
+def player_word(p: m.LobbyPlayer) -> str:
+    """How to name a player on the command line: the name, or ``#id`` if it has a space."""
+    return p.name if " " not in p.name else f"#{p.player_id}"
+
+
+_TAKES_PLAYER = frozenset({"move", "remove", "chips"})
+
+
+def complete(text: str, lobby: m.Lobby | None) -> list[str]:
+    """What the last word of ``text`` can become: command names first, then (after move,
+    remove or chips) player names, or ``#id`` for a name with a space."""
+    words = text.split(" ")
+    if len(words) <= 1:
+        prefix = words[0].lower()
+        return [op for op in (*COMMAND_HELP, "help") if op.startswith(prefix)]
+    op = words[0].lower()
+    if op == "help" and len(words) == 2:
+        return [o for o in COMMAND_HELP if o.startswith(words[1].lower())]
+    if op in _TAKES_PLAYER and len(words) == 2 and lobby is not None:
+        prefix = words[1].lower()
+        out = []
+        for p in lobby.players:
+            word = player_word(p)
+            if word.lower().startswith(prefix) or p.name.lower().startswith(prefix.lstrip("#")):
+                out.append(word)
+        return out
+    return []
 
 
 def _usage(op: str) -> DirectorInputError:
@@ -103,8 +161,10 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
     if not words:
         raise DirectorInputError("type a command: " + ", ".join(COMMAND_HELP))
     op, args = words[0].lower(), words[1:]
+    if op == "help":
+        raise DirectorInputError(help_text(args[0] if args else None))
     if op not in COMMAND_HELP:
-        raise DirectorInputError(f"unknown command {op!r}: one of " + ", ".join(COMMAND_HELP))
+        raise DirectorInputError(f"unknown command {op!r}: one of " + ", ".join(COMMAND_HELP) + ", help")
     command: m.Command
     if op in ("start", "pause", "resume"):
         reason = _reason(args, op)

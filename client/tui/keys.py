@@ -1,7 +1,7 @@
 """Key bindings: keystrokes to protocol messages, from the legal actions the server sent.
 
 ``create_key_bindings(model, actions)`` builds every binding of the terminal client. The
-action keys (f c r a, and 1-4 for the raise box's quick sizes) are active only while
+action keys (f c r m, and 1-4 for the raise box's quick sizes) are active only while
 ``model.turn`` holds a ``your_turn`` not answered yet, and each one checks the turn's
 ``legal`` (the engine's ``LegalActions`` built from the server's message): a key for an
 action the server did not offer does nothing but say why. The raise box checks the amount
@@ -13,19 +13,22 @@ line, quitting) changes ``actions.ui`` or sends a request through ``actions.send
 
 from __future__ import annotations
 
+import os
+
+from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from client.model import ClientModel, PendingTurn, action_to_act
-from client.tui.director import DirectorInputError, parse_command
+from client.tui.director import DirectorInputError, complete, parse_command
 from client.tui.layout import focus_screen
 from client.tui.render import all_in_amount, chips, history_lines, is_my_turn
-from client.tui.state import Actions, InputMode, Overlay, Panel, PendingCommand, Tone
+from client.tui.state import Actions, Confirm, InputMode, Overlay, Panel, PendingCommand, Tone
 from poker.actions import Action, LegalActions
 from protocol import messages as m
 
-__all__ = ["create_key_bindings", "parse_raise", "quick_sizes"]
+__all__ = ["all_in_is_the_only_way_on", "create_key_bindings", "parse_raise", "quick_sizes"]
 
 NOTICE_SECONDS = 6.0
 
@@ -33,29 +36,35 @@ NOTICE_SECONDS = 6.0
 # -- amounts ------------------------------------------------------------------------------
 
 
+QUICK_LABELS = ("min", "half pot", "pot", "all in")
+"""The quick sizes, in the order of keys 1 to 4: each key always means the same size."""
+
+
 def quick_sizes(legal: LegalActions, pot_total: int) -> list[tuple[str, int]]:
     """The raise box's quick sizes: min, half pot, pot, all in (each a legal raise-to).
 
-    A pot-sized raise is to the bet to match plus the pot after my call; half pot likewise
-    with half of that. Sizes outside the legal range are moved to its nearest end, and
-    sizes that come out equal are listed once.
+    The poker rule: a pot-sized raise is a call, then a raise by the pot as it stands
+    after that call, so it goes to the bet to match plus (pot + my call); half pot raises
+    by half of that. ``pot_total`` is every chip in the middle and in front now. Sizes
+    outside the legal range are moved to its nearest end. All four are always listed,
+    also when two come out equal, so key 3 is the pot whatever the amounts.
     """
     lo, hi = legal.min_raise_to, legal.max_raise_to
     if lo is None or hi is None:
         return []
     after_call = pot_total + legal.to_call
-    sizes = [
-        ("min", lo),
-        ("half pot", legal.current_bet + after_call // 2),
-        ("pot", legal.current_bet + after_call),
-        ("all in", hi),
-    ]
-    out: list[tuple[str, int]] = []
-    for label, amount in sizes:
-        amount = max(lo, min(hi, amount))
-        if all(amount != a for _, a in out):
-            out.append((label, amount))
-    return out
+    sizes = (lo, legal.current_bet + after_call // 2, legal.current_bet + after_call, hi)
+    return [(label, max(lo, min(hi, amount))) for label, amount in zip(QUICK_LABELS, sizes, strict=True)]
+
+
+def all_in_is_the_only_way_on(legal: LegalActions) -> bool:
+    """Nothing but folding or all in is left: no check, no call short of the stack, no
+    bet or raise short of all in. Then the all-in key needs no confirmation."""
+    if legal.check:
+        return False
+    if legal.call is not None and legal.call < legal.stack:
+        return False
+    return legal.min_raise_to is None or legal.min_raise_to == legal.max_raise_to
 
 
 def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:
@@ -101,7 +110,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     kb = KeyBindings()
 
     typing = Condition(lambda: ui.input_mode is not None)
-    confirming = Condition(lambda: ui.pending is not None)
+    confirming = Condition(lambda: ui.pending is not None or ui.confirm is not None)
     idle = ~typing & ~confirming
     my_turn = idle & Condition(lambda: is_my_turn(model))
     player = Condition(lambda: model.me.role == "player")
@@ -162,8 +171,10 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         sizes = quick_sizes(legal, pot_total())
         index = min(index, len(sizes) - 1)
         ui.quick_index = index
-        ui.open_input(InputMode.RAISE, str(sizes[index][1]), prefilled=True)
-        notice("Enter sends · Tab: min, half pot, pot, all in · Esc")
+        label, amount = sizes[index]
+        ui.open_input(InputMode.RAISE, str(amount), prefilled=True)
+        ui.quick_label = label
+        notice(f"{label} {chips(amount)} · Enter sends · Tab: min, half pot, pot, all in · Esc")
         focus_input(actions)
 
     @kb.add("r", filter=my_turn)
@@ -174,14 +185,19 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
 
         @kb.add(key, filter=my_turn)
         def _quick(event: KeyPressEvent, i: int = i) -> None:
-            # 4 is all in: the last quick size, however many distinct sizes there are.
-            open_raise(i if i < 3 else 99)
+            open_raise(i)
 
-    @kb.add("a", filter=my_turn)
+    # All in is m ("max"), away from q and s; it asks first unless it is the only way on.
+    @kb.add("m", filter=my_turn)
     def _all_in(event: KeyPressEvent) -> None:
         t = turn()
-        if all_in_amount(t) is None:
+        amount = all_in_amount(t)
+        if amount is None:
             notice("nothing to go all in for: you can only check")
+            return
+        if ui.confirm_all_in and not all_in_is_the_only_way_on(t.legal):
+            ui.confirm = Confirm(what="all_in", summary=f"All in for {chips(amount)}",
+                                 hand_no=t.hand_no)
             return
         act(Action.all_in())
 
@@ -208,6 +224,12 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             close_input(actions)
             send_chat(text)
         elif mode is InputMode.DIRECTOR:
+            words = text.split()
+            if words and words[0].lower() in ("help", "?"):
+                close_input(actions)
+                ui.help_topic = words[1].lower() if len(words) > 1 else None
+                ui.overlay = Overlay.HELP
+                return
             try:
                 command, summary = parse_command(text, model.lobby)
             except DirectorInputError as exc:
@@ -235,7 +257,23 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.quick_index = (ui.quick_index + step) % len(sizes)
         label, amount = sizes[ui.quick_index]
         ui.open_input(InputMode.RAISE, str(amount), prefilled=True)
+        ui.quick_label = label
         notice(f"{label}: {chips(amount)}")
+
+    @kb.add("tab", filter=typing & Condition(lambda: ui.input_mode is InputMode.DIRECTOR), eager=True)
+    def _complete(event: KeyPressEvent) -> None:
+        text = ui.buffer.text
+        options = complete(text, model.lobby)
+        if not options:
+            notice("nothing to complete here")
+            return
+        head, _, last = text.rpartition(" ")
+        common = os.path.commonprefix([o.lower() for o in options])
+        word = options[0] if len(options) == 1 else (common if len(common) > len(last) else last)
+        new = (head + " " if head else "") + word + (" " if len(options) == 1 else "")
+        ui.buffer.set_document(Document(new, len(new)), bypass_readonly=True)
+        if len(options) > 1:
+            notice(" ".join(options))
 
     prefilled = typing & Condition(lambda: ui.input_mode is InputMode.RAISE and ui.prefilled)
 
@@ -271,6 +309,18 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     @kb.add("y", filter=confirming)
     @kb.add("enter", filter=confirming)
     def _confirm(event: KeyPressEvent) -> None:
+        step = ui.confirm
+        if step is not None:
+            ui.confirm = None
+            if step.what == "quit":
+                actions.quit()
+            elif step.what == "all_in":
+                t = model.turn
+                if t is None or not is_my_turn(model) or t.hand_no != step.hand_no:
+                    notice("your turn is over: nothing was sent")
+                else:
+                    act(Action.all_in())
+            return
         pending = ui.pending
         ui.pending = None
         if pending is None:
@@ -284,6 +334,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     @kb.add("escape", filter=confirming, eager=True)
     def _decline(event: KeyPressEvent) -> None:
         ui.pending = None
+        ui.confirm = None
         notice("cancelled")
 
     # ---- anytime ---------------------------------------------------------------------------
@@ -359,6 +410,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
 
     @kb.add("?", filter=idle)
     def _help(event: KeyPressEvent) -> None:
+        ui.help_topic = None
         ui.overlay = None if ui.overlay is Overlay.HELP else Overlay.HELP
 
     @kb.add("l", filter=idle)
@@ -381,7 +433,24 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.overlay = None
         ui.notice = None
 
+    def in_a_hand() -> bool:
+        me = model.my_seat
+        t = model.table
+        return (
+            model.me.role == "player" and t is not None and t.street is not None
+            and me is not None and me.in_hand and not me.folded
+        )
+
     @kb.add("q", filter=idle)
+    def _quit_asking(event: KeyPressEvent) -> None:
+        if ui.confirm_quit and (in_a_hand() or ui.practice):
+            what = "Quit in the middle of a hand" if in_a_hand() else "Quit"
+            if ui.practice:
+                what += ": this ends the practice tournament"
+            ui.confirm = Confirm(what="quit", summary=what)
+            return
+        actions.quit()
+
     @kb.add("c-c")
     @kb.add("<sigint>")
     def _quit(event: KeyPressEvent) -> None:

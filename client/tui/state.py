@@ -66,6 +66,19 @@ class PendingCommand:
 
 
 @attrs.define(kw_only=True)
+class Confirm:
+    """A player's step that cannot be undone (quit during a hand, all in), waiting for y/n.
+
+    ``what`` names it for the key handler ("quit", "all_in"); ``hand_no`` is the hand it
+    was asked in: an all in confirmed after that hand is over is not sent.
+    """
+
+    what: str
+    summary: str
+    hand_no: int | None = None
+
+
+@attrs.define(kw_only=True)
 class UiState:
     ascii: bool = False
     overlay: Overlay | None = None
@@ -74,6 +87,12 @@ class UiState:
     buffer: Buffer = attrs.Factory(lambda: Buffer(multiline=False, name="input"))
     notice: Notice | None = None
     pending: PendingCommand | None = None
+    confirm: Confirm | None = None  # a player's quit or all in waiting for y/n
+    confirm_quit: bool = True  # ask before quitting during a hand (--no-confirm turns off)
+    confirm_all_in: bool = True  # ask before an all in that is not the only way on
+    practice: bool = False  # under make play: quitting ends the practice tournament
+    help_topic: str | None = None  # the director command the help overlay explains
+    quick_label: str | None = None  # the quick size the raise box holds ("pot"), if any
     history_index: int = -1  # which hand of model.history the overlay shows; -1: the last
     history_scroll: int = 0  # first line of that hand shown
     quick_index: int = 0  # which quick size Tab picked last in the raise box
@@ -91,11 +110,13 @@ class UiState:
     def open_input(self, mode: InputMode, text: str = "", prefilled: bool = False) -> None:
         self.input_mode = mode
         self.prefilled = prefilled
+        self.quick_label = None
         self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
 
     def close_input(self) -> None:
         self.input_mode = None
         self.prefilled = False
+        self.quick_label = None
         self.buffer.reset()
 
 

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -164,7 +165,12 @@ class Client:
         self.server_key = f"{host}:{port}"
         self.tokens = tokens
         self.model = ClientModel()
-        self.ui = UiState(ascii=args.ascii, server_label=self.server_key)
+        self.ui = UiState(
+            ascii=args.ascii, server_label=self.server_key, practice=args.practice,
+            confirm_quit=not args.no_confirm, confirm_all_in=not args.no_confirm,
+        )
+        # The table a spectator asked for (--spectate 2), else the first one in play.
+        self.watch: int | None = args.spectate or None
         self.app: Application[None] | None = None
         self.session: ClientSession | None = None
         self.trio_token: trio.lowlevel.TrioToken | None = None
@@ -232,6 +238,7 @@ class Client:
                 model=self.model,
                 on_change=self._changed,
                 on_message=self._message,
+                first_connect_final=True,
             )
             self.session = session
             await session.run()
@@ -260,11 +267,21 @@ class Client:
             except OSError as exc:
                 self.ui.say(f"could not save the session token: {exc}")
         if model.me.role in ("spectator", "director") and model.table is None:
-            # Watch a table as soon as there is one (a director is not sent one by itself).
-            if isinstance(msg, m.Welcome) and msg.table is not None:
-                self.send(m.SnapshotRequest(table=msg.table))
+            # Watch a table as soon as there is one (a director is not sent one by itself):
+            # the one asked for, else the first in play. The welcome names the table the
+            # server will send a snapshot of; a lobby before that snapshot must not ask
+            # for another table.
+            if isinstance(msg, m.Welcome):
+                if msg.table is not None:
+                    self.watch = msg.table
+                    self._asked = msg.table
+                    self.send(m.SnapshotRequest(table=msg.table))
             elif isinstance(msg, m.Lobby) and msg.tables and model.connection is ConnectionState.CONNECTED:
-                self.send(m.SnapshotRequest(table=msg.tables[0].table))
+                tables = [t.table for t in msg.tables]
+                want = self.watch if self.watch in tables else tables[0]
+                if getattr(self, "_asked", None) != want:
+                    self._asked = want
+                    self.send(m.SnapshotRequest(table=want))
         note_server_message(model, self, msg, now)
         if isinstance(msg, m.YourTurn) and self.app is not None:
             # A bell, in case the player is looking elsewhere (most terminals flash or beep).
@@ -306,8 +323,18 @@ async def run_client(args: argparse.Namespace, host: str, port: int, tokens: Tok
         place = model.my_place
         print(f"{model.finished.name} is over" + (f": you finished in place {place}." if place else "."))
     elif model.me.role == "player" and model.me.name and not args.practice:
-        print(f"Your seat is kept. Come back with: hickory {host}:{port} --name {model.me.name}")
+        print("Your seat is kept. Come back with: "
+              + come_back_command(host, port, model.me.name, args.password))
     return 0
+
+
+def come_back_command(host: str, port: int, name: str, password: str | None) -> str:
+    """The command that puts this player back in their seat, quoted for a POSIX shell."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    words = ["hickory", where, "--name", name]
+    if password:
+        words += ["--password", password]
+    return shlex.join(words)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -324,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="watch (a table, or the first one) without playing")
     p.add_argument("--director", metavar="SECRET", help="log in as the tournament director")
     p.add_argument("--ascii", action="store_true", help="plain letters for suits (As Kh), no symbols")
+    p.add_argument("--no-confirm", action="store_true",
+                   help="do not ask before going all in or quitting during a hand")
     p.add_argument("--token-file", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--practice", action="store_true", help=argparse.SUPPRESS)  # make play
     return p

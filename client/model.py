@@ -42,6 +42,8 @@ __all__ = [
     "PendingTurn",
     "SeatModel",
     "TableModel",
+    "TurnClock",
+    "Won",
     "action_to_act",
     "legal_from_protocol",
     "situation_from_model",
@@ -114,6 +116,37 @@ class SeatModel:
         self.all_in = all_in
 
 
+@attrs.frozen(kw_only=True)
+class TurnClock:
+    """The acting seat's clocks, from a ``turn`` message or a snapshot (protocol v2).
+
+    ``received_at`` is the caller's clock reading when it arrived (None if not given);
+    the action clock runs out ``deadline_ms`` after it, then the time bank.
+    """
+
+    seat: int
+    deadline_ms: int
+    time_bank_ms: int
+    received_at: float | None = None
+
+    def left(self, now: float) -> tuple[str, float]:
+        """("clock" or "bank", seconds left on it) at ``now``."""
+        start = self.received_at if self.received_at is not None else now
+        gone = max(0.0, now - start)
+        clock = self.deadline_ms / 1000 - gone
+        if clock > 0:
+            return "clock", clock
+        return "bank", max(0.0, self.time_bank_ms / 1000 + clock)
+
+
+@attrs.frozen(kw_only=True)
+class Won:
+    """What a seat won in the hand just played: shown on the table until the next hand."""
+
+    amount: int
+    hand: str | None = None
+
+
 @attrs.define(kw_only=True)
 class TableModel:
     """The table this connection sits at or watches, as of the last message applied.
@@ -147,6 +180,8 @@ class TableModel:
     your_cards: tuple[str, ...] | None = None
     dealt: tuple[int, ...] = ()
     actions: list[SeenAction] = attrs.Factory(list)
+    clock: TurnClock | None = None
+    winners: dict[int, Won] = attrs.Factory(dict)
 
     @property
     def current_bet(self) -> int:
@@ -210,6 +245,20 @@ class TableModel:
             your_cards=snap.your_cards,
             dealt=tuple(sorted(seats)) if running else (),
         )
+
+    def move_seat(self, from_seat: int, to_seat: int) -> SeatModel | None:
+        """A player changes seats at this table: the same seat object, bets and all."""
+        s = self.seats.pop(from_seat, None)
+        if s is None:
+            return None
+        s.seat = to_seat
+        self.seats[to_seat] = s
+        if self.to_act == from_seat:
+            self.to_act = to_seat
+        if self.your_seat == from_seat:
+            self.your_seat = to_seat
+        self.dealt = tuple(sorted(to_seat if x == from_seat else x for x in self.dealt))
+        return s
 
 
 @attrs.define(kw_only=True)
@@ -309,6 +358,8 @@ class ClientModel:
         self.resync_requested = False
         self.gaps = 0
         self.changes = 0
+        self.out_place: int | None = None  # my place, worked out when I was eliminated
+        self.turn_messages = False  # the server sends ``turn`` (v2): its clocks are exact
 
     # -- derived -------------------------------------------------------------------------
 
@@ -322,12 +373,46 @@ class ClientModel:
 
     @property
     def my_place(self) -> int | None:
-        """My final place once the tournament is over, else None."""
-        if self.finished is None or self.me.player_id is None:
+        """My finishing place: from the final result, else from standings that show me
+        eliminated, else the place worked out when my elimination arrived (the players
+        still in then, plus one). None while I am still in."""
+        me = self.me.player_id
+        if me is None:
             return None
-        for p in self.finished.places:
-            if p.player_id == self.me.player_id:
+        if self.finished is not None:
+            for p in self.finished.places:
+                if p.player_id == me:
+                    return p.place
+        for p in self.standings:
+            if p.player_id == me and p.eliminated_in_hand is not None:
                 return p.place
+        return self.out_place
+
+    @property
+    def players_left(self) -> int | None:
+        """Players still in the tournament, from the lobby."""
+        if self.lobby is None:
+            return None
+        return sum(1 for p in self.lobby.players if p.status != "eliminated")
+
+    @property
+    def average_stack(self) -> int | None:
+        """The chips in play shared among the players still in."""
+        left = self.players_left
+        if not left or self.lobby is None:
+            return None
+        return sum(p.chips for p in self.lobby.players if p.status != "eliminated") // left
+
+    @property
+    def chip_place(self) -> int | None:
+        """My place by chips among the players still in (1 is the chip leader), or None."""
+        me = self.me.player_id
+        if self.lobby is None or me is None:
+            return None
+        alive = sorted((p for p in self.lobby.players if p.status != "eliminated"), key=lambda p: -p.chips)
+        for i, p in enumerate(alive):
+            if p.player_id == me:
+                return i + 1
         return None
 
     @property
@@ -432,8 +517,15 @@ class ClientModel:
     # lobby
 
     def _lobby(self, msg: m.Lobby, now: float | None) -> None:
+        old = self.lobby.level if self.lobby is not None else None
+        new = msg.level
+        if new is not None and old is not None and new.index != old.index:
+            self._say(
+                f"-- level {new.index + 1}: blinds {chips(new.small_blind)}/{chips(new.big_blind)}"
+            )
         self.lobby = msg
         self.lobby_received_at = now
+        self._rerank()
         if self.table is None and self.needs_resync:
             self.needs_resync = False
 
@@ -459,7 +551,18 @@ class ClientModel:
     # the table
 
     def _snapshot(self, msg: m.TableSnapshot, now: float | None) -> None:
+        old = self.table
+        if old is not None and old.table != msg.table and self.me.role in ("spectator", "director"):
+            # A watcher switched tables: the log is the new table's from here.
+            self.log.clear()
+        if old is not None and old.table != msg.table:
+            self._say(f"-- table {msg.table}" + (f", hand #{msg.hand_no}" if msg.hand_no else ""))
         self.table = TableModel.from_snapshot(msg)
+        if msg.to_act is not None and msg.deadline_ms is not None:
+            self.table.clock = TurnClock(
+                seat=msg.to_act, deadline_ms=msg.deadline_ms,
+                time_bank_ms=msg.time_bank_ms or 0, received_at=now,
+            )
         self.needs_resync = False
         self.resync_requested = False
         if self.me.role == "player":
@@ -482,6 +585,8 @@ class ClientModel:
         t.pots = []
         t.carried = t.collected = msg.carried_in
         t.to_act = None
+        t.clock = None
+        t.winners = {}
         t.your_cards = None
         t.actions = []
         stacks = {s.seat: s.stack for s in msg.stacks}
@@ -543,6 +648,7 @@ class ClientModel:
             )
         )
         t.to_act = None
+        t.clock = None
         if msg.seat == t.your_seat:
             self.turn = None
         self._say(describe_action(t.name_of(msg.seat), msg))
@@ -597,7 +703,8 @@ class ClientModel:
             s.cards = msg.cards
             s.showed = True
             s.shown = msg.hand_name or None
-        name = f" ({msg.hand_name})" if msg.hand_name else ""
+        shown = msg.hand_detail or msg.hand_name
+        name = f" ({shown})" if shown else ""
         self._say(f"{t.name_of(msg.seat)} shows {' '.join(msg.cards)}{name}")
 
     def _pot_awarded(self, msg: m.PotAwarded, now: float | None) -> None:
@@ -613,11 +720,16 @@ class ClientModel:
             s = t.seats.get(w.seat)
             if s is not None:
                 s.stack += w.amount
-            shown = msg.hand_name or (s.shown if s is not None else None)
+            shown = msg.hand_detail or msg.hand_name or (s.shown if s is not None else None)
             if s is not None and shown is None and s.showed and s.cards and len(t.board) == 5:
                 # Shown before the board was out (all in): name the hand now.
-                shown = s.shown = evaluate(_cards(s.cards + t.board)).name
+                shown = s.shown = evaluate(_cards(s.cards + t.board)).detail
             how = f" with {shown}" if shown else ""
+            before = t.winners.get(w.seat)
+            t.winners[w.seat] = Won(
+                amount=w.amount + (before.amount if before else 0),
+                hand=shown or (before.hand if before else None),
+            )
             self._say(f"{t.name_of(w.seat)} wins {chips(w.amount)}{which}{how}")
         if msg.remainder_carried:
             odd = "odd chip" if msg.remainder_carried == 1 else "odd chips"
@@ -637,11 +749,13 @@ class ClientModel:
             s.last = None
         t.street = None
         t.to_act = None
+        t.clock = None
         t.pots = []
         t.carried = msg.carried_out
         t.collected = 0
         if self.turn is not None and self.turn.hand_no == msg.hand_no:
             self.turn = None
+        self._update_chips({s.player_id: s.stack for s in t.seats.values()})
 
     def _your_turn(self, msg: m.YourTurn, now: float | None) -> None:
         t = self._table_for(msg.table)
@@ -657,6 +771,79 @@ class ClientModel:
             current_bet=t.current_bet if t is not None else None,
         )
         self.turn = PendingTurn(msg=msg, legal=legal, received_at=now)
+        if t is not None:
+            t.clock = TurnClock(
+                seat=msg.seat, deadline_ms=msg.deadline_ms, time_bank_ms=msg.time_bank_ms,
+                received_at=now,
+            )
+
+    def _turn(self, msg: m.Turn, now: float | None) -> None:
+        self.turn_messages = True
+        t = self._table_for(msg.table)
+        if t is None:
+            return
+        t.to_act = msg.seat
+        t.clock = TurnClock(
+            seat=msg.seat, deadline_ms=msg.deadline_ms, time_bank_ms=msg.time_bank_ms,
+            received_at=now,
+        )
+
+    def _bet_returned(self, msg: m.BetReturned, now: float | None) -> None:
+        t = self._table_for(msg.table)
+        if t is None:
+            return
+        s = t.seats.get(msg.seat)
+        if s is not None:
+            from_bet = min(msg.amount, s.bet)
+            s.bet -= from_bet
+            s.committed -= msg.amount
+            s.stack += msg.amount
+            s.all_in = False
+            t.collected = max(0, t.collected - (msg.amount - from_bet))
+        self._say(f"{chips(msg.amount)} returned to {t.name_of(msg.seat)} (uncalled)")
+
+    def _table_broken(self, msg: m.TableBroken, now: float | None) -> None:
+        others = ", ".join(str(x) for x in msg.tables) or "none"
+        self._say(f"table {msg.table} is broken up; tables in play: {others}")
+        if self.table is not None and self.table.table == msg.table:
+            self.table = None
+
+    # standings between the server's replies
+
+    def _update_chips(self, stacks: dict[int, int]) -> None:
+        """New chip counts for some players (a hand ended): the lobby and the standings
+        follow at once, without waiting for the next ``lobby`` or ``standings``."""
+        if self.lobby is not None:
+            players = tuple(
+                attrs.evolve(p, chips=stacks[p.player_id])
+                if p.player_id in stacks and p.status != "eliminated" else p
+                for p in self.lobby.players
+            )
+            self.lobby = attrs.evolve(self.lobby, players=players)
+        if self.standings and not self.standings_final:
+            self.standings = tuple(
+                attrs.evolve(p, chips=stacks[p.player_id])
+                if p.player_id in stacks and p.eliminated_in_hand is None else p
+                for p in self.standings
+            )
+        self._rerank()
+
+    def _rerank(self) -> None:
+        """Standings in chip order for the players still in; the eliminated keep their
+        places. The lobby's chip counts, newer than the last standings, are used."""
+        if not self.standings or self.standings_final:
+            return
+        chips_now = {p.player_id: p.chips for p in self.lobby.players} if self.lobby else {}
+        out = [p for p in self.standings if p.eliminated_in_hand is not None]
+        alive = [
+            attrs.evolve(p, chips=chips_now.get(p.player_id, p.chips))
+            for p in self.standings if p.eliminated_in_hand is None
+        ]
+        alive.sort(key=lambda p: -p.chips)
+        self.standings = tuple(
+            [attrs.evolve(p, place=i + 1) for i, p in enumerate(alive)]
+            + sorted(out, key=lambda p: p.place)
+        )
 
     # people
 
@@ -681,6 +868,8 @@ class ClientModel:
         self._set_lobby_status(
             msg.player_id, lobby_status, None if gone else msg.table, None if gone else msg.seat
         )
+        if gone:
+            self._eliminated(msg.player_id)
         t = self.table
         s = t.seat_of_player(msg.player_id) if t is not None else None
         if t is not None and s is not None:
@@ -697,12 +886,36 @@ class ClientModel:
         if t is not None and (s is not None or msg.table == t.table) or gone:
             self._say(f"{msg.name} {words[msg.status]}")
 
+    def _eliminated(self, player_id: int) -> None:
+        """A player is out: their place is one more than the players still in."""
+        left = self.players_left
+        if left is None:
+            left = sum(1 for p in self.standings if p.eliminated_in_hand is None and p.player_id != player_id)
+        place = left + 1
+        if player_id == self.me.player_id and self.out_place is None:
+            self.out_place = place
+        if self.standings and not self.standings_final:
+            hand = self.table.hand_no if self.table is not None else None
+            self.standings = tuple(
+                attrs.evolve(p, chips=0, eliminated_in_hand=hand or 0, place=place)
+                if p.player_id == player_id and p.eliminated_in_hand is None else p
+                for p in self.standings
+            )
+            self._rerank()
+
     def _player_moved(self, msg: m.PlayerMoved, now: float | None) -> None:
         lp = self._lobby_player(msg.player_id)
         self._set_lobby_status(
             msg.player_id, lp.status if lp is not None else "playing", msg.table, msg.seat
         )
         t = self.table
+        if t is not None and msg.from_table == msg.table == t.table:
+            # A change of seats at this table: the player, their bet and cards move along.
+            if t.move_seat(msg.from_seat, msg.seat) is not None:
+                self._say(f"{msg.name} moves to seat {msg.seat}")
+            if msg.player_id == self.me.player_id:
+                self.me.seat = msg.seat
+            return
         if msg.player_id == self.me.player_id:
             self.me.table, self.me.seat = msg.table, msg.seat
             self._say(f"you move to table {msg.table}, seat {msg.seat}")
@@ -792,6 +1005,9 @@ def _register() -> None:
         (m.History, c._history),
         (m.Standings, c._standings),
         (m.TournamentFinished, c._finished),
+        (m.Turn, c._turn),
+        (m.BetReturned, c._bet_returned),
+        (m.TableBroken, c._table_broken),
     ]
     _HANDLERS.update(pairs)
 

@@ -219,6 +219,7 @@ class ClientSession:
         rng: random.Random | None = None,
         model: ClientModel | None = None,
         skip_types: frozenset[str] = frozenset(),
+        first_connect_final: bool = False,
     ) -> None:
         chosen = [name is not None or token is not None, spectate, director_secret is not None]
         if sum(chosen) != 1:
@@ -243,6 +244,8 @@ class ClientSession:
         self.on_message = on_message
         self.rng = rng if rng is not None else random.Random()
         self.skip_types = skip_types
+        self.first_connect_final = first_connect_final
+        self.replaced = False  # another connection took this seat over with the token
         self.model = model if model is not None else ClientModel()
         if token is not None:
             self.model.me.token = token
@@ -393,6 +396,7 @@ class ClientSession:
         tournament is over. Never raises for network trouble; it ends in a final state."""
         task_status.started()
         attempt = 0
+        ever_connected = False
         try:
             while not self._closing:
                 self.model.set_connecting()
@@ -402,7 +406,21 @@ class ClientSession:
                     break
                 if handshaken:
                     attempt = 0
+                    ever_connected = True
                 if self.model.connection is ConnectionState.REFUSED:
+                    break
+                if self.replaced:
+                    # Reconnecting would take the seat back from the other terminal, which
+                    # would take it back in turn: stop here and say why.
+                    self.model.set_closed(REPLACED_TEXT)
+                    self._notify()
+                    break
+                if not ever_connected and self.first_connect_final and reason.startswith("cannot connect"):
+                    detail = reason.split(": ", 1)[1] if ": " in reason else reason
+                    self.model.set_refused(
+                        f"cannot connect to {self.host}:{self.port}: check the address ({detail})"
+                    )
+                    self._notify()
                     break
                 # After the end there is no seat to come back to.
                 if not self.reconnect or self.model.finished is not None:
@@ -566,6 +584,8 @@ class ClientSession:
             self.stats.last_rtt = now - self._ping_sent.pop(msg.nonce)
         elif isinstance(msg, m.ServerGoodbye):
             self.goodbye_seen = True
+            if msg.code == "replaced" or msg.reason.startswith("replaced by a new connection"):
+                self.replaced = True
         if self.on_message is not None:
             self.on_message(msg, now)
         self._notify()
@@ -611,6 +631,13 @@ class ClientSession:
             if self.send_nowait(m.Ping(nonce=nonce)):
                 self.stats.pings_sent += 1
             self._last_sent = now
+
+
+REPLACED_TEXT = (
+    "another terminal took this seat over (the same player started twice): this one "
+    "stopped and will not reconnect by itself; play in the other one"
+)
+"""Why a session whose seat was resumed elsewhere ended (it does not reconnect)."""
 
 
 @asynccontextmanager

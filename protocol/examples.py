@@ -233,7 +233,9 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
     m.Ack(id=18, seq=4),
     m.ServerPing(nonce="s9", seq=5),
     m.ServerPong(id=26, nonce="k1", seq=6),
-    m.ServerGoodbye(reason="server shutting down; resume later with your token", seq=7),
+    m.ServerGoodbye(
+        reason="server shutting down; resume later with your token", code="shutdown", seq=7
+    ),
     m.Lobby(
         id=22,
         name=TOURNAMENT,

@@ -158,11 +158,15 @@ class ServerGoodbye:
 
     Attributes:
         reason: why, for a person (e.g. "server shutting down; resume with your token")
+        code: why, for a program (since v2): "replaced" when another connection resumed
+            your seat with your token (do not reconnect by yourself: the other one would
+            be replaced in turn), "shutdown" when the server stops; null otherwise
     """
 
     TYPE: ClassVar[str] = "goodbye"
     SINCE: ClassVar[int] = 1
     reason: ServerText
+    code: ErrorCode | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 

@@ -19,10 +19,11 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from client.model import ClientModel
+from client.model import ClientModel, action_to_act
 from client.tui.keys import NOTICE_SECONDS, create_key_bindings
 from client.tui.layout import create_layout
 from client.tui.state import Actions, Tone
+from poker.actions import Action
 from protocol import messages as m
 
 __all__ = ["STYLE", "create_application", "note_server_message"]
@@ -30,6 +31,10 @@ __all__ = ["STYLE", "create_application", "note_server_message"]
 STYLE = Style.from_dict(
     {
         "header": "reverse",
+        "header.figures": "bg:#303030 #e0e0e0",
+        "seat.winner": "bg:#2e5e2e #ffffff bold",
+        "seat.won": "#ffd700",
+        "winner": "#ffd700",
         "title": "bold",
         "dim": "#888888",
         "frame": "#666666",
@@ -123,6 +128,7 @@ def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessa
     A refused action (``illegal_action``) gives the turn back, so the keys work again.
     """
     ui = actions.ui
+    run_pre_action(model, actions, msg)
     if isinstance(msg, m.Error):
         text = msg.message
         if msg.code == "illegal_action" and model.turn is not None:
@@ -141,3 +147,34 @@ def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessa
         place = model.my_place
         text = f"{msg.name} is over" + (f": you finished in place {place}" if place else "")
         ui.say(text, Tone.INFO, None)
+
+
+def run_pre_action(model: ClientModel, actions: Actions, msg: m.ServerMessage) -> None:
+    """A pre-action queued with k (check/fold) or K (call any) is played when my turn
+    comes, unless the bet to match changed since it was queued, or the hand ended."""
+    ui = actions.ui
+    if ui.pre_action is None:
+        return
+    t = model.table
+    if t is None or t.street is None or isinstance(msg, m.HandEnded | m.HandStarted):
+        ui.pre_action = None
+        return
+    if isinstance(msg, m.Action) and t.current_bet != ui.pre_action_bet:
+        ui.pre_action = None
+        ui.say("the bet changed: pre-action cleared", Tone.INFO, actions.now() + NOTICE_SECONDS)
+        return
+    turn = model.turn
+    if not isinstance(msg, m.YourTurn) or turn is None or turn.acted:
+        return
+    what, ui.pre_action = ui.pre_action, None
+    legal = turn.legal
+    if legal.check:
+        action = Action.check()
+    elif what == "check_fold":
+        action = Action.fold()
+    elif legal.call is not None:
+        action = Action.call()
+    else:
+        return
+    if actions.send(action_to_act(action, turn.hand_no, turn.msg.table)):
+        turn.acted = True

@@ -201,6 +201,31 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             return
         act(Action.all_in())
 
+    # ---- pre-actions: queued before my turn, dropped when the bet changes ----------------
+
+    waiting = idle & player & Condition(
+        lambda: model.table is not None and model.table.street is not None and not is_my_turn(model)
+        and model.my_seat is not None and model.my_seat.in_hand and not model.my_seat.folded
+    )
+
+    def queue(what: str) -> None:
+        t = model.table
+        if ui.pre_action == what:
+            ui.pre_action = None
+            notice("pre-action cleared")
+            return
+        ui.pre_action = what
+        ui.pre_action_bet = t.current_bet if t is not None else 0
+        notice("check/fold queued for your turn" if what == "check_fold" else "call any queued for your turn")
+
+    @kb.add("k", filter=waiting)
+    def _check_fold(event: KeyPressEvent) -> None:
+        queue("check_fold")
+
+    @kb.add("K", filter=waiting)
+    def _call_any(event: KeyPressEvent) -> None:
+        queue("call_any")
+
     # ---- the text box ----------------------------------------------------------------------
 
     @kb.add("enter", filter=typing, eager=True)

@@ -61,20 +61,20 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
     """The screen above the bottom line, exactly ``height`` lines of ``width`` columns."""
     if width <= 0 or height <= 0:
         return [[] for _ in range(max(0, height))]
-    header = render_header(model, width, now)
-    body_h = height - 1
+    header = render_header(model, width, now)[: max(1, height - 1)]
+    body_h = height - len(header)
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         lines = [("class:error", "The terminal is too small"),
                  ("", f"make it at least {MIN_WIDTH}x{MIN_HEIGHT + 1}"), ("class:dim", "q quits")]
-        return [header, *render_message_box(lines, width, body_h)]
+        return [*header, *render_message_box(lines, width, body_h)]
     conn = model.connection
     if conn in (ConnectionState.CONNECTING, ConnectionState.REFUSED, ConnectionState.CLOSED) and (
         model.table is None or conn is not ConnectionState.CLOSED
     ):
         if conn is ConnectionState.CONNECTING and model.me.role is None:
-            return [header, *render_message_box(connecting_lines(model, ui), width, body_h)]
+            return [*header, *render_message_box(connecting_lines(model, ui), width, body_h)]
         if conn is not ConnectionState.CONNECTING:
-            return [header, *render_message_box(refused_lines(model, ui), width, body_h)]
+            return [*header, *render_message_box(refused_lines(model, ui), width, body_h)]
     if ui.overlay is not None:
         body = render_overlay(model, ui, width, body_h, now)
     elif model.table is None:
@@ -83,7 +83,7 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
         body = render_table_screen(model, ui, width, body_h, now)
     if conn is ConnectionState.RECONNECTING:
         body = banner_over(body, width, reconnecting_lines(model, width))
-    return [header, *body]
+    return [*header, *body]
 
 
 def connecting_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
@@ -184,39 +184,69 @@ def next_level_left(model: ClientModel, now: float) -> str | None:
     return clock_text(left)
 
 
-def render_header(model: ClientModel, width: int, now: float) -> StyleAndTextTuples:
-    """Tournament, level and blinds, time to the next level, table and hand, who I am.
+HEADER_HEIGHT = 2
+"""The header: the title and who I am, then the live figures of the tournament."""
 
-    When the line is short, the parts go in this order: my name, the hand number, the
-    table, "? help"; the role of a spectator or director and the level stay.
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+def figures(model: ClientModel, now: float) -> list[tuple[str, int]]:
+    """The live figures, each with a priority (the lowest goes first when short of room):
+    level, blinds and time to the next level; table and hand; players left; my place by
+    chips; the average stack; my stack in big blinds."""
+    parts: list[tuple[str, int]] = [(level_text(model, now), 9)]
+    t = model.table
+    if t is not None:
+        parts.append((f"Table {t.table}" + (f" · Hand #{t.hand_no}" if t.hand_no is not None else ""), 6))
+    left = model.players_left
+    lobby = model.lobby
+    if left is not None and lobby is not None and lobby.state != "registering":
+        parts.append((f"{left} left", 8))
+        place = model.chip_place
+        if place is not None:
+            parts.append((f"you {ordinal(place)}", 7))
+        avg = model.average_stack
+        if avg is not None:
+            parts.append((f"avg {chips(avg)}", 4))
+    me = model.my_seat
+    bb = t.big_blind if t is not None else 0
+    if me is not None and bb:
+        parts.append((f"{me.stack / bb:.1f} BB" if me.stack < 10 * bb else f"{me.stack // bb} BB", 5))
+    return [(text, prio) for text, prio in parts if text]
+
+
+def render_header(model: ClientModel, width: int, now: float) -> Lines:
+    """Two lines: the tournament's name and who I am; then the live figures.
+
+    Nothing is cut at 80 columns: a title longer than its room is shortened with "~"
+    only after the figures moved to their own line; the figures drop the least needed
+    first (the average, then my stack in big blinds) when even that line is short.
     """
     name = model.tournament or (model.lobby.name if model.lobby else None) or "Hickory"
-    t = model.table
     role = model.me.role
     who = {"spectator": "watching", "director": "DIRECTOR"}.get(role or "", model.me.name or "")
-    # (text, priority): the lowest priority goes first when the line is too short.
-    parts: list[tuple[str, int]] = [(level_text(model, now), 5)]
-    if t is not None:
-        parts.append((f"Table {t.table}", 2))
-        if t.hand_no is not None:
-            parts.append((f"Hand #{t.hand_no}", 1))
-    if who:
-        parts.append((who, 4 if role in ("spectator", "director") else 0))
-    parts.append(("? help", 3))
-
-    def joined() -> str:
-        return " · ".join(p for p, _ in parts if p) + " "
-
-    right = joined()
-    while len(right) > width - 10 and len(parts) > 1:
-        parts.remove(min(parts, key=lambda p: p[1]))
-        right = joined()
+    right = " · ".join(x for x in (who, "? help") if x) + " "
     room = max(0, width - len(right) - 2)
     left = " " + (name if len(name) <= room else name[: max(0, room - 1)] + "~")
-    c = Canvas(width, 1, "class:header")
-    c.text(0, 0, left, "class:header bold")
-    c.text(0, max(len(left) + 1, width - len(right)), right, "class:header")
-    return c.lines()[0]
+    top = Canvas(width, 1, "class:header")
+    top.text(0, 0, left, "class:header bold")
+    top.text(0, max(len(left) + 1, width - len(right)), right, "class:header")
+    parts = figures(model, now)
+
+    def joined() -> str:
+        return " " + " · ".join(p for p, _ in parts)
+
+    line = joined()
+    while len(line) > width and len(parts) > 1:
+        parts.remove(min(parts, key=lambda p: p[1]))
+        line = joined()
+    second = Canvas(width, 1, "class:header.figures")
+    second.text(0, 0, line, "class:header.figures")
+    return [top.lines()[0], second.lines()[0]]
 
 
 # =====================================================================================
@@ -376,9 +406,14 @@ def seat_lines(t: TableModel, seat: int, box_w: int, ascii: bool) -> tuple[Lines
         line3.append(("class:seat.last", s.last))
     if s.shown and fragments_width(line3) + len(s.shown) + 1 <= box_w:
         line3 += [("", " "), ("class:seat.shown", s.shown)]
+    won = t.winners.get(seat) if t.street is None else None
+    if won is not None:
+        line2 += [("", " "), ("class:seat.won bold", f"+{chips(won.amount)}")]
     style = "class:seat"
     if me:
         style += " class:seat.me"
+    if won is not None:
+        style = "class:seat.winner"
     if to_act:
         style = "class:seat.toact"
     elif folded or s.sitting_out or not s.connected:
@@ -412,6 +447,13 @@ def render_centre(t: TableModel, ascii: bool, width: int, rows: int) -> Lines:
         out.append([("class:street", STREET_NAMES.get(str(t.street), str(t.street)))])
     elif t.hand_no is not None:
         out.append([("class:street", f"Hand #{t.hand_no} is over")])
+        for seat, won in sorted(t.winners.items(), key=lambda kv: -kv[1].amount)[:2]:
+            text = f"{t.name_of(seat)} wins {chips(won.amount)}"
+            if won.hand and len(text) + len(won.hand) + 6 <= width:
+                text += f" with {won.hand}"
+            elif won.hand:
+                text += f": {won.hand.split(',')[0]}"
+            out.append([("class:winner bold", text[:width])])
     else:
         out.append([("class:street", "Waiting for the first hand")])
     board: StyleAndTextTuples = []
@@ -575,6 +617,36 @@ def clock_bar(turn: PendingTurn, width: int, now: float, ascii: bool) -> StyleAn
     ]
 
 
+def other_clock(t: TableModel, who: str, width: int, now: float, ascii: bool) -> StyleAndTextTuples:
+    """Whose turn it is and, when the server said (``turn``, protocol v2), their clock."""
+    clock = t.clock
+    if clock is None or clock.seat != t.to_act:
+        return [("class:dim", f" {who} to act")]
+    which, left = clock.left(now)
+    label = f" {who} to act · " + ("clock" if which == "clock" else "time bank")
+    tail = f" {clock_text(left)}"
+    total = clock.deadline_ms / 1000 if which == "clock" else max(0.001, clock.time_bank_ms / 1000)
+    full, empty = ("#", "-") if ascii else ("\u2588", "\u2591")
+    bar_w = max(0, min(30, width - len(label) - len(tail) - 2))
+    filled = round(bar_w * min(1.0, left / total)) if total > 0 else 0
+    style = "class:clock.bank" if which == "bank" else "class:clock"
+    return [
+        ("class:dim", label + " "),
+        (style, full * filled),
+        ("class:clock.empty", empty * (bar_w - filled)),
+        (style + " bold", tail),
+    ]
+
+
+def pre_action_text(ui: UiState) -> str | None:
+    """The pre-action queued for my next turn, as the bottom line says it."""
+    if ui.pre_action == "check_fold":
+        return "Queued: check/fold (k again clears)"
+    if ui.pre_action == "call_any":
+        return "Queued: call any (K again clears)"
+    return None
+
+
 def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
     t = model.table
     assert t is not None
@@ -597,7 +669,7 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         if me is not None and me.sitting_out:
             text = "You are sitting out: press s when you are back"
         if out:
-            place = next((p.place for p in model.standings if p.player_id == model.me.player_id), None)
+            place = model.my_place
             text = "You are out of the tournament" + (f" in place {place}" if place else "")
             text += ": watch on, or q to leave"
         c.text(1, 1, text, "class:dim")
@@ -625,9 +697,11 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         c.write(height - 1, 0, clock_bar(turn, width, now, ui.ascii))
     elif t.to_act is not None and t.street is not None:
         who = t.name_of(t.to_act)
-        c.text(height - 1, 1, f"{who} to act", "class:dim")
+        c.write(height - 1, 0, other_clock(t, who, width, now, ui.ascii))
         if turn is not None and turn.acted:
             c.text(3, col, "Sent; waiting for the server", "class:dim", room)
+        elif pre := pre_action_text(ui):
+            c.text(3, col if room > 30 else 1, pre, "class:notice", width - 1)
     elif model.me.role == "director":
         c.text(height - 1, 1, "Director: press : for a command", "class:dim")
     return c.lines()
@@ -731,6 +805,60 @@ def local_time(stamp: str) -> str:
     return when.strftime("%a %H:%M")
 
 
+LOBBY_COL = 44
+"""Columns of one player in the lobby: id, name, chips, table/seat and the whole status."""
+
+STATUS_WORDS = {
+    "waiting": "waiting",
+    "playing": "",
+    "sitting_out": "sitting out",
+    "disconnected": "disconnected",
+    "eliminated": "eliminated",
+}
+
+
+def lobby_player_line(p: m.LobbyPlayer) -> str:
+    """One entrant: "#3 carol 10,000 T1/3 sitting out" (the id addresses any name)."""
+    where = f"T{p.table}/{p.seat}" if p.table is not None else ""
+    name = p.name if len(p.name) <= 12 else p.name[:11] + "~"
+    return f"{'#' + str(p.player_id):>4} {name:<12} {chips(p.chips):>7} {where:<6}{STATUS_WORDS[p.status]}"
+
+
+def table_lines(lobby: m.Lobby) -> list[str]:
+    """One line per table: players, average stack, the hand in play (protocol v2)."""
+    chips_of = {p.player_id: p.chips for p in lobby.players}
+    out = []
+    for t in lobby.tables:
+        n = len(t.players)
+        avg = sum(chips_of.get(pid, 0) for pid in t.players) // n if n else 0
+        text = f"Table {t.table}: {n} player" + ("" if n == 1 else "s") + f" · avg {chips(avg)}"
+        if t.hand_no is not None:
+            text += f" · hand #{t.hand_no}"
+        out.append(text)
+    return out
+
+
+def lobby_state_text(model: ClientModel) -> str:
+    """Where the tournament stands, and what I am waiting for if anything."""
+    lobby = model.lobby
+    assert lobby is not None
+    joined = sum(1 for p in lobby.players)
+    if lobby.state == "registering":
+        if lobby.start_players:
+            return f"Registration open: {joined} of {lobby.start_players} joined, starts when all are in"
+        return f"Registration open: {joined} joined, the director starts the tournament"
+    if lobby.state == "paused":
+        return "Paused by the director"
+    if lobby.state == "finished":
+        return "Finished"
+    mine = my_lobby_status(model)
+    if model.me.role == "player" and mine == "waiting":
+        return "Running: waiting for your seat"
+    if model.me.role == "player" and mine == "eliminated":
+        return "Running: you are out of the tournament"
+    return "Running"
+
+
 def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
     c = Canvas(width, height)
     lobby = model.lobby
@@ -741,50 +869,41 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
     if lobby is None:
         c.center(row, [("class:dim", "waiting for the lobby...")])
         return c.lines()
-    state = {
-        "registering": "Registration open: waiting for the start",
-        "running": "Running",
-        "paused": "Paused by the director",
-        "finished": "Finished",
-    }[lobby.state]
-    if lobby.state == "running" and model.me.role == "player":
-        state = "Running: waiting for your seat"
-    c.center(row, [("class:lobby.state bold", state)])
+    state = lobby_state_text(model)
+    c.center(row, [("class:lobby.state bold", state[:width])])
     row += 1
     facts = [level_text(model, now)]
     if lobby.deadline:
         facts.append(f"ends by {local_time(lobby.deadline)}")
     facts.append(f"{len(lobby.players)} registered")
-    if lobby.tables:
-        facts.append(f"{len(lobby.tables)} table" + ("" if len(lobby.tables) == 1 else "s"))
-    c.center(row, [("class:info", " · ".join(f for f in facts if f))])
+    c.center(row, [("class:info", " · ".join(f for f in facts if f)[:width])])
     row += 2
-    if model.finished is not None:
+    if model.finished is not None or model.my_place is not None:
         place = model.my_place
         if place is not None:
             c.center(row, [("class:title bold", f"You finished in place {place}")])
             row += 2
-    # Players in columns: name, chips, where, status; the latest chat under them.
+    # One line per table, then the players (id, name, chips, where, status); chat below.
     said = chat_texts(model)[-4:] + [f"* {a}" for a in list(model.announcements)[-2:]]
-    chat_h = min(len(said), 6)
-    c.text(row, 1, f"Players ({len(lobby.players)})", "class:title")
+    chat_h = min(len(said), 4)
+    for line in table_lines(lobby)[: max(0, (height - row) // 3)]:
+        c.text(row, 1, line, "class:lobby.table", width - 2)
+        row += 1
+    if lobby.tables:
+        row += 1
+    c.text(row, 1, f"Players ({len(lobby.players)}): id name chips table/seat", "class:title", width - 2)
     row += 1
-    col_w = 26 if width >= 60 else width
+    col_w = LOBBY_COL
     ncols = max(1, min(3, width // col_w))
     avail = height - row - 1 - (chat_h + 1 if chat_h else 0)
     players = list(lobby.players)
     for i, p in enumerate(players[: max(0, avail) * ncols]):
         r, k = row + i % max(1, avail), i // max(1, avail)
-        where = f"T{p.table}/{p.seat}" if p.table is not None else ""
-        status = "" if p.status in ("playing", "waiting") else p.status.replace("_", " ")
-        text = f"{p.name[:12]:<12} {chips(p.chips):>7} {where:<5}"
         style = "class:standing.me" if p.player_id == model.me.player_id else "class:lobby.player"
         if p.status == "eliminated":
             style += " class:dim"
         x = k * col_w + max(0, (width - ncols * col_w) // 2)
-        c.text(r, x, text, style, col_w - 1)
-        if status:
-            c.text(r, x + len(text) - 5, status[:7], "class:seat.status", col_w - 1)
+        c.text(r, x, lobby_player_line(p), style, col_w - 1)
     if len(players) > avail * ncols and avail > 0:
         c.center(row + avail, [("class:dim", f"... and {len(players) - avail * ncols} more")])
     if chat_h:

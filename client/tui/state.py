@@ -91,6 +91,8 @@ class UiState:
     confirm_quit: bool = True  # ask before quitting during a hand (--no-confirm turns off)
     confirm_all_in: bool = True  # ask before an all in that is not the only way on
     practice: bool = False  # under make play: quitting ends the practice tournament
+    pre_action: str | None = None  # "check_fold" or "call_any", queued for my next turn
+    pre_action_bet: int = 0  # the bet to match when it was queued: a change clears it
     help_topic: str | None = None  # the director command the help overlay explains
     quick_label: str | None = None  # the quick size the raise box holds ("pot"), if any
     history_index: int = -1  # which hand of model.history the overlay shows; -1: the last

@@ -171,7 +171,7 @@ class Director:
             t.deadline_passed = False
         effects: Events = [RulesChanged(changes=(("deadline", str(deadline)),))]
         effects += t._advance(now)
-        summary = "No deadline" if deadline is None else f"The deadline is now {deadline}"
+        summary = deadline_summary(now, deadline)
         return [self._record(now, "set_deadline", reason, summary), *effects]
 
     # -- players ---------------------------------------------------------------------
@@ -194,7 +194,9 @@ class Director:
             if seat not in t._free_seats(table_id):
                 raise TournamentError(f"seat {seat} at table {table_id} is taken")
         elif loc.table_id == table_id:
-            raise TournamentError(f"{player_id!r} is already at table {table_id}: name a seat to change seats")
+            raise TournamentError(
+                f"{t.name_of(player_id)} is already at table {table_id}: name a seat to change seats"
+            )
         elif not t._free_seats(table_id):
             raise TournamentError(f"table {table_id} has no empty seat")
         where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
@@ -378,7 +380,7 @@ class Director:
     def _need_in(self, player_id: str) -> None:
         e = self._t._entrant(player_id)
         if e.out:
-            raise TournamentError(f"{e.name} ({player_id!r}) is out of the tournament (place {e.place})")
+            raise TournamentError(f"{e.name} is out of the tournament (place {e.place})")
 
     def _need_chips_left(self, player_id: str, delta: int) -> None:
         stack = self._t.stack_of(player_id)
@@ -418,3 +420,20 @@ class Director:
         if e.out:
             text = f"The director's {what} for {e.name} was not applied: eliminated first (place {e.place})"
         return Announcement(at=now, text=text, to=(player_id,))
+
+
+def deadline_summary(now: float, deadline: float | None) -> str:
+    """The announcement of a new deadline, in words: "The deadline is now in 2 h 17 min".
+
+    The core's clock is not a wall clock, so it says how far away the deadline is; each
+    client shows the deadline itself in its own local time, from the lobby's ``deadline``.
+    """
+    if deadline is None:
+        return "No deadline"
+    left = max(0, round((deadline - now) / 60))
+    hours, minutes = divmod(left, 60)
+    if hours and minutes:
+        return f"The deadline is now in {hours} h {minutes:02d} min"
+    if hours:
+        return f"The deadline is now in {hours} h"
+    return f"The deadline is now in {minutes} min"

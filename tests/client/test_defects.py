@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 
 import attrs
+import pytest
 import trio
 import trio.testing
 
@@ -390,16 +391,30 @@ def test_17_switching_tables_starts_a_fresh_log() -> None:
 
 
 def test_17_director_errors_name_the_player_not_an_internal_id() -> None:
-    from client.tui.app import error_text
+    from server.tournament import TournamentError
+    from tests.tournament.helpers import started
 
-    model = scenes.preflop(role="director", turn=False)
-    err = m.Error(code="invalid_state", message="bob ('2') is already at table 1: name a seat to change seats")
-    assert "('2')" not in error_text(model, err)
-    assert "bob" in error_text(model, err)
+    t = started(12, seats_per_table=6)
+    mover = next(p for p in ("p01", "p02", "p03") if t.location(p) and t.location(p).table_id == 1)  # type: ignore[union-attr]
+    with pytest.raises(TournamentError) as err:
+        t.director.move_player(0.0, mover, 1, reason="x")
+    assert f"{mover!r}" not in str(err.value) and t.name_of(mover) in str(err.value)
 
 
-def test_17_history_times_are_local_wall_clock() -> None:
-    from client.tui.render import local_time
+def test_17_history_times_say_the_zone_once() -> None:
+    import datetime as dt
 
-    assert "+00:00" not in local_time("2026-11-30T06:10:05+00:00")
-    assert "UTC" not in local_time("2026-11-30T06:10:05+00:00")
+    from poker.history import HandInfo
+
+    info = HandInfo(table_id=1, level=1, started_at=dt.datetime(2026, 11, 30, 6, 10, 5, tzinfo=dt.UTC),
+                    time_zone="UTC")
+    head = _text_history_head(info)
+    assert "2026-11-30 06:10:05 UTC" in head and "+00:00" not in head
+
+
+def _text_history_head(info: object) -> str:
+    """The first line of a text hand history with ``info`` (the engine's known test hand)."""
+    from poker.history import to_text
+    from tests.engine.test_history import known_hand
+
+    return to_text(known_hand().events, info).splitlines()[0]  # type: ignore[arg-type]

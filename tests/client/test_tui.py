@@ -127,8 +127,8 @@ def test_an_opening_bet_is_sent_as_bet() -> None:
     assert acts(sent) == [m.Act(table=1, hand_no=18, action="bet", amount=450)]
 
 
-def test_a_goes_all_in() -> None:
-    assert acts(press(scenes.preflop(), "a")) == [m.Act(table=1, hand_no=17, action="all_in")]
+def test_m_goes_all_in_once_confirmed() -> None:
+    assert acts(press(scenes.preflop(), "m", "y")) == [m.Act(table=1, hand_no=17, action="all_in")]
 
 
 def test_quick_sizes_open_the_raise_box_with_the_amount() -> None:
@@ -146,7 +146,7 @@ def test_tab_in_the_raise_box_cycles_the_quick_sizes() -> None:
     assert acts(sent) == [m.Act(table=1, hand_no=17, action="raise", amount=1050)]
 
 
-@pytest.mark.parametrize("keys", ["f", "c", "r", "a", "1", "r\r", "a\r"])
+@pytest.mark.parametrize("keys", ["f", "c", "r", "m", "1", "r\r", "m\r", "my"])
 def test_no_action_is_sent_when_it_is_not_my_turn(keys: str) -> None:
     model = scenes.preflop(turn=False)
     assert model.turn is None
@@ -161,7 +161,7 @@ def test_no_second_action_for_a_turn_already_answered() -> None:
 
 def test_spectators_have_no_action_keys() -> None:
     model = scenes.preflop(role="spectator")
-    sent = press(model, "f", "c", "a", "s")
+    sent = press(model, "f", "c", "m", "y", "s")
     assert sent.sent == []
 
 
@@ -259,7 +259,7 @@ def test_q_quits_and_sigint_is_bound() -> None:
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         app = create_application(scenes.preflop(), actions, actions.now, input=inp,
                                  output=DummyOutput(), refresh_interval=None)
-        inp.send_text("q")
+        inp.send_text("qy")  # during a hand q asks first
         app.run()
     assert actions.quits == 1
     kb = create_key_bindings(scenes.preflop(), FakeActions())
@@ -373,7 +373,7 @@ def test_preflop_shows_seats_my_cards_and_the_keys_with_amounts() -> None:
         "Hickory Night", "Level 3 50/100", "next 4:25", "Table 1", "Hand #17",
         "carol", "9,700", "bet 300", "erin", "SB", "frank", "BB", "dave", "D",
         "Preflop", "Ace-king",
-        "f fold", "c call 300", "r raise 500-10,000", "a all in 10,000", "Your turn",
+        "f fold", "c call 300", "r raise 500-10,000", "m all in 10,000", "Your turn",
         "Clock", "0:23",
         "carol raises to 300",
     ]:
@@ -467,7 +467,7 @@ def test_refused_shows_the_reason() -> None:
 
 def test_lobby_before_the_start() -> None:
     text = screen(scenes.registering())
-    assert "Registration open: waiting for the start" in text
+    assert "Registration open: 4 joined" in text
     assert "4 registered" in text and "starts at 25/50" in text
     for name in ["alice", "bob", "carol", "dave"]:
         assert name in text

@@ -720,10 +720,12 @@ class ClientModel:
             s = t.seats.get(w.seat)
             if s is not None:
                 s.stack += w.amount
-            shown = msg.hand_detail or msg.hand_name or (s.shown if s is not None else None)
-            if s is not None and shown is None and s.showed and s.cards and len(t.board) == 5:
-                # Shown before the board was out (all in): name the hand now.
+            shown = msg.hand_detail
+            if shown is None and s is not None and s.showed and s.cards and len(t.board) == 5:
+                # The kickers, from the cards shown (a version 1 server names no kickers;
+                # a hand shown all in before the board was out is named now).
                 shown = s.shown = evaluate(_cards(s.cards + t.board)).detail
+            shown = shown or msg.hand_name or (s.shown if s is not None else None)
             how = f" with {shown}" if shown else ""
             before = t.winners.get(w.seat)
             t.winners[w.seat] = Won(

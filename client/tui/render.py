@@ -447,13 +447,14 @@ def render_centre(t: TableModel, ascii: bool, width: int, rows: int) -> Lines:
         out.append([("class:street", STREET_NAMES.get(str(t.street), str(t.street)))])
     elif t.hand_no is not None:
         out.append([("class:street", f"Hand #{t.hand_no} is over")])
+        hands = []
         for seat, won in sorted(t.winners.items(), key=lambda kv: -kv[1].amount)[:2]:
-            text = f"{t.name_of(seat)} wins {chips(won.amount)}"
-            if won.hand and len(text) + len(won.hand) + 6 <= width:
-                text += f" with {won.hand}"
-            elif won.hand:
-                text += f": {won.hand.split(',')[0]}"
-            out.append([("class:winner bold", text[:width])])
+            out.append([("class:winner bold", f"{t.name_of(seat)} wins {chips(won.amount)}"[:width])])
+            if won.hand and won.hand not in hands:
+                hands.append(won.hand)
+        for hand in hands[:1]:
+            for piece in textwrap.wrap(hand, max(10, width))[:2]:
+                out.append([("class:winner", piece)])
     else:
         out.append([("class:street", "Waiting for the first hand")])
     board: StyleAndTextTuples = []

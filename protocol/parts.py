@@ -11,8 +11,8 @@ from protocol.fields import (
     SeatNo,
     ServerText,
     Street,
-    Title,
     TableNo,
+    Title,
     since,
 )
 

@@ -13,7 +13,7 @@ from collections import deque
 import attrs
 
 import protocol.messages as m
-from protocol.codec import encode, stamp
+from protocol.codec import encode, sendable, stamp
 from server.connection import Connection
 
 
@@ -41,7 +41,9 @@ class Client:
         self.conn.send_nowait(stamp(body, self.seq) + b"\n")
 
     def send(self, msg: m.ServerMessage) -> None:
-        self.send_body(encode(msg))
+        """In the connection's protocol version; a message its version lacks is not sent."""
+        if sendable(msg, self.version):
+            self.send_body(encode(msg, self.version))
 
 
 @attrs.define(eq=False)

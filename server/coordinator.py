@@ -11,8 +11,7 @@ import logging
 import attrs
 import trio
 
-from protocol.codec import encode
-from server.fanout import announce_all, tournament_events, wake_tables
+from server.fanout import announce_all, broadcast, tournament_events, wake_tables
 from server.house import House
 from server.snapshots import lobby_message
 from server.store import meta_record
@@ -87,13 +86,10 @@ async def coordinator(h: House) -> None:
                 wake_tables(h)
         if h.lobby_dirty and trio.current_time() >= next_lobby:
             h.lobby_dirty = False
-            body = encode(lobby_message(h))
-            receivers = [c for c in h.clients if c.role]
-            for c in receivers:
-                c.send_body(body)
+            sent = broadcast(h, lobby_message(h))
             # The lobby lists every entrant and goes to everyone: bound its bandwidth
             # (a 1,000-player lobby is ~100 KB; every 0.5 s to 1,000 clients would be
             # 200 MB/s). Small tournaments still get it every 0.5 s.
-            next_lobby = trio.current_time() + len(body) * len(receivers) / LOBBY_BYTES_PER_SECOND
+            next_lobby = trio.current_time() + sent / LOBBY_BYTES_PER_SECOND
         await trio.sleep(0.5)
     h.finished.set()

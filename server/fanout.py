@@ -16,7 +16,7 @@ import protocol.errors as E
 import protocol.messages as m
 from poker import events as ev
 from poker.hand import Hand
-from protocol.codec import encode
+from protocol.codec import encode, sendable
 from server import outbound
 from server.clients import Client
 from server.house import House, TableCommand, Turn
@@ -39,12 +39,21 @@ def table_clients(h: House, table_id: int) -> list[Client]:
     return out
 
 
-def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None = None) -> None:
-    """Encode once, stamp per connection."""
-    body = encode(msg)
+def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None = None) -> int:
+    """Encode once per protocol version, stamp per connection; the bytes sent (for pacing).
+    A connection whose version lacks the message does not get it."""
+    bodies: dict[int, bytes | None] = {}
+    sent = 0
     for c in (h.clients if clients is None else clients):
-        if c.role:
+        if not c.role:
+            continue
+        if c.version not in bodies:
+            bodies[c.version] = encode(msg, c.version) if sendable(msg, c.version) else None
+        body = bodies[c.version]
+        if body is not None:
             c.send_body(body)
+            sent += len(body)
+    return sent
 
 
 def reply_error(client: Client, code: str, message: str, request_id: int | None = None) -> None:

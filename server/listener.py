@@ -129,7 +129,7 @@ async def _fatal(client: Client, code: str, message: str) -> None:
 
 async def _handle_line(h: House, client: Client, line: bytes) -> None:
     try:
-        msg = decode_client(line)
+        msg = decode_client(line, client.version if client.role else None)
     except ProtocolError as exc:
         client.errors += 1
         client.send(error_reply(exc))

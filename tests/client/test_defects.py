@@ -392,12 +392,13 @@ def test_17_switching_tables_starts_a_fresh_log() -> None:
 
 def test_17_director_errors_name_the_player_not_an_internal_id() -> None:
     from server.tournament import TournamentError
+    from server.tournament.director import Director
     from tests.tournament.helpers import started
 
     t = started(12, seats_per_table=6)
     mover = next(p for p in ("p01", "p02", "p03") if t.location(p) and t.location(p).table_id == 1)  # type: ignore[union-attr]
     with pytest.raises(TournamentError) as err:
-        t.director.move_player(0.0, mover, 1, reason="x")
+        Director(t).move_player(0.0, mover, 1, reason="x")
     assert f"{mover!r}" not in str(err.value) and t.name_of(mover) in str(err.value)
 
 

@@ -60,7 +60,9 @@ class RawClient:
             await self.stream.send_all(data)
 
     async def send(self, msg: Any) -> None:
-        await self.send_raw(encode(msg) + b"\n")
+        # Written in the newest version: the server decides, by the connection's version,
+        # whether it understands it (a v2 command on a v1 connection is an unknown type).
+        await self.send_raw(encode(msg, m.LATEST_VERSION) + b"\n")
 
     async def send_json(self, obj: Any) -> None:
         await self.send_raw(json.dumps(obj).encode() + b"\n")

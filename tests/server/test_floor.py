@@ -16,7 +16,7 @@ from tests.server.rawclient import RawClient
 async def director(port: int) -> RawClient:
     c = await RawClient.connect(port)
     await c.recv_until(m.Hello)
-    await c.send(m.DirectorLogin(version=1, secret="s3cret"))
+    await c.send(m.DirectorLogin(version=2, secret="s3cret"))
     assert isinstance(await c.recv(), m.Welcome)
     return c
 

@@ -22,7 +22,7 @@ async def test_a_late_player_joins_once_the_director_opens_late_registration(aut
 
         d = await RawClient.connect(port)
         await d.recv_until(m.Hello)
-        await d.send(m.DirectorLogin(version=1, secret="s3cret"))
+        await d.send(m.DirectorLogin(version=2, secret="s3cret"))
         await d.recv_until(m.Welcome)
         await d.send(m.DirectorCommand(id=2, command=m.LateRegistrationCommand(until_level=3, reason="friends")))
         while not isinstance(reply := await d.recv(), m.Ack | m.Error) or reply.id != 2:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -246,6 +247,7 @@ class ClientSession:
         self.skip_types = skip_types
         self.first_connect_final = first_connect_final
         self.replaced = False  # another connection took this seat over with the token
+        self.chosen_token: str | None = None  # the token this client's join offers (version 2)
         self.model = model if model is not None else ClientModel()
         if token is not None:
             self.model.me.token = token
@@ -534,7 +536,13 @@ class ClientSession:
         if token is not None:
             return m.Resume(version=version, token=token)
         assert self.name is not None
-        return m.Join(version=version, name=self.name, password=self.password)
+        if version < 2:
+            return m.Join(version=version, name=self.name, password=self.password)
+        # Version 2: the client chooses its token and sends the same one on every try until
+        # welcomed, so a join stored by a server that crashed before answering is resumed.
+        if self.chosen_token is None:
+            self.chosen_token = secrets.token_urlsafe(24)
+        return m.Join(version=version, name=self.name, password=self.password, token=self.chosen_token)
 
     async def _handshake(self, reader: _Reader, send_ch: trio.MemorySendChannel[bytes]) -> None:
         with trio.move_on_after(self.handshake_timeout) as scope:

@@ -32,6 +32,9 @@ class Join:
     Attributes:
         name: 1-24 characters, no control characters; must not be taken
         password: the tournament password, if the server has one
+        token: a session token the client chose (version 2), sent again with the same
+            name if the welcome never arrived: the server then resumes that player instead
+            of refusing the name as taken. Without it the server makes the token.
     """
 
     TYPE: ClassVar[str] = "join"
@@ -40,6 +43,7 @@ class Join:
     version: int
     name: Name
     password: Secret | None = None
+    token: Token | None = attrs.field(default=None, metadata={"since": 2})
 
 
 @attrs.frozen(kw_only=True)

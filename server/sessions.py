@@ -46,7 +46,14 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
         (msg.password or "").encode(), h.config.password.encode()
     ):
         raise ProtocolError(E.WRONG_PASSWORD, "wrong password for this tournament")
-    if msg.name.casefold() in h.by_name:
+    taken = h.by_name.get(msg.name.casefold())
+    if taken is not None and msg.token is not None and \
+            hmac.compare_digest(h.players[taken].token_hash, token_hash(msg.token)):
+        # The same client again: its join was stored but the welcome was lost (a crash, a
+        # cut line). It proves itself with the token it chose, and resumes its seat.
+        await _resume(h, client, m.Resume(id=msg.id, version=msg.version, token=msg.token))
+        return
+    if taken is not None:
         raise ProtocolError(
             E.NAME_TAKEN,
             f"the name {msg.name!r} is taken; pick another, or resume with your session token",
@@ -56,7 +63,7 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
         raise ProtocolError(E.INVALID_STATE, f"registration is closed: the tournament has started{late}")
     if len(h.players) >= h.config.max_players:
         raise ProtocolError(E.SERVER_FULL, "the tournament is full")
-    token = secrets.token_urlsafe(24)
+    token = msg.token if msg.token is not None else secrets.token_urlsafe(24)
     player_id = await register(h, msg.name, token)
     ps = h.players[player_id]
     _attach(client, ps)

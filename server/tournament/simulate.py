@@ -22,6 +22,7 @@ from pathlib import Path
 
 import attrs
 
+from poker.actions import Ruleset
 from poker.cards import seeded_rng
 from poker.hand import Hand
 from poker.policy import random_action
@@ -70,12 +71,14 @@ def run_tournament(
     hands_per_level: int | None = 20,
     deadline_hands: int | None = None,
     history_dir: Path | str | None = None,
+    ruleset: Ruleset = Ruleset.HICKORY,
     settings: Settings | None = None,
     after_hand: AfterHand | None = None,
 ) -> TournamentRun:
-    """Play a tournament to the end; raises ``ChipsNotConserved`` if a chip goes astray."""
+    """Play a tournament to the end; raises ``ChipsNotConserved`` if a chip goes astray.
+    ``settings``, when given, replaces ``seats``, ``hands_per_level`` and ``ruleset``."""
     if settings is None:
-        settings = Settings(seats_per_table=seats, hands_per_level=hands_per_level)
+        settings = Settings(seats_per_table=seats, hands_per_level=hands_per_level, ruleset=ruleset)
     if deadline_hands is not None:
         settings = attrs.evolve(settings, deadline=DEADLINE_AT)
     out_dir = Path(history_dir) if history_dir is not None else None
@@ -163,7 +166,7 @@ def format_run(run: TournamentRun) -> str:
     f = run.finished
     lines = [
         f"Tournament: {run.players} players, {run.tables_at_start} table(s) of {s.seats_per_table}, "
-        f"seed {run.seed}, levels of {levels}",
+        f"{s.ruleset} rules, seed {run.seed}, levels of {levels}",
     ]
     if f.reason is FinishReason.WINNER:
         winner = next(x for x in f.standings if x.player_id == f.winner)
@@ -191,6 +194,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``simulate --tournament`` (``--players`` and ``--seed`` included)."""
     parser.add_argument("--players", type=int, default=40, help="players registered (default 40)")
     parser.add_argument("--seed", type=int, default=0, help="seed for seating, decks and the random players")
+    parser.add_argument(
+        "--ruleset", choices=[r.value for r in Ruleset], default=Ruleset.HICKORY.value,
+        help="minimum raise rule (default hickory: every raise adds at least the big blind)",
+    )
     add_tournament_options(parser)
 
 
@@ -208,7 +215,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     run = run_tournament(
         players=args.players, seed=args.seed, seats=args.seats,
         hands_per_level=args.hands_per_level, deadline_hands=args.deadline_hands,
-        history_dir=args.history_dir,
+        history_dir=args.history_dir, ruleset=Ruleset(args.ruleset),
     )
     print(format_run(run))
     return 0

@@ -84,3 +84,23 @@ def test_hickory_server_simulate_tournament(capsys: pytest.CaptureFixture[str]) 
     assert server_main(argv) == 0
     out = capsys.readouterr().out
     assert "Ended at the deadline" in out and "Final standings:" in out
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "hickory"])
+def test_simulate_tournament_plays_the_ruleset_asked_for(
+    ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``simulate --tournament --ruleset standard`` deals every hand under the standard rules
+    (issue 12, defect 5: it played hickory whatever was asked)."""
+    from server.cli import main as server_main
+
+    argv = ["simulate", "--tournament", "--ruleset", ruleset, "--players", "8", "--seed", "3",
+            "--seats", "4", "--deadline-hands", "3", "--history-dir", str(tmp_path)]
+    assert server_main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{ruleset} rules" in out
+    docs = [tomllib.loads(f.read_text()) for f in sorted(tmp_path.glob("*.phh"))]
+    assert docs and {d["_ruleset"] for d in docs} == {ruleset}
+    # The standalone entry point takes the option too.
+    assert main(["--players", "6", "--seed", "1", "--ruleset", ruleset, "--deadline-hands", "1"]) == 0
+    assert f"{ruleset} rules" in capsys.readouterr().out

@@ -10,6 +10,9 @@ eat into a level. Levels run either by time or by hands:
   moment. With one table that is exactly the number of hands; with several it is the same
   on average, without holding every table back for the slowest one.
 
+Levels stop rising at ``last`` (``poker.levels.last_level``: the last level whose blinds
+are at most ``MAX_CHIPS``), however long the night runs.
+
 The clock only says which level is on. When the blinds change is the tournament's
 business: a hand keeps the blinds it was dealt with, and a new level applies from the next
 hand dealt at each table (interpretation 1).
@@ -67,23 +70,25 @@ class LevelClock:
         """Seconds left in the level (by time)."""
         return max(0.0, level_seconds - self.in_level(now))
 
-    def advance_by_time(self, now: float, level_seconds: float) -> list[int]:
-        """Move on past every level that has run out by ``now``; the new level indices."""
+    def advance_by_time(self, now: float, level_seconds: float, last: int) -> list[int]:
+        """Move on past every level that has run out by ``now``, up to ``last``; the new
+        level indices."""
         new: list[int] = []
         if not self.started:
             return new
         ran = self.elapsed(now)
-        while ran - self.level_began >= level_seconds:
+        while ran - self.level_began >= level_seconds and self.index < last:
             self.level_began += level_seconds
             self.index += 1
             self.hands_in_level = 0
             new.append(self.index)
         return new
 
-    def count_hand(self, hands_per_level: int, tables: int) -> list[int]:
-        """A hand finished (levels by hands); the new level index if this one is over."""
+    def count_hand(self, hands_per_level: int, tables: int, last: int) -> list[int]:
+        """A hand finished (levels by hands); the new level index if this one is over
+        (never past ``last``)."""
         self.hands_in_level += 1
-        if self.hands_in_level >= hands_per_level * max(1, tables):
+        if self.hands_in_level >= hands_per_level * max(1, tables) and self.index < last:
             self.index += 1
             self.hands_in_level = 0
             return [self.index]

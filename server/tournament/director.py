@@ -11,6 +11,15 @@ and an announcement says so). Everything else applies at once; changes to the le
 schedule and the rules reach the tables from their next hand, since a hand keeps the blinds
 and settings it was dealt with.
 
+Every input is checked against the rules before anything changes, and refused with a
+``TournamentError`` a director can act on ("level 99 does not exist: the schedule has 15
+levels"): a refused operation leaves the tournament exactly as it was (no audit record, no
+random number drawn), which is what lets the server log an operation only once it applied,
+and lets the replay of a log set aside an operation the rules no longer allow (issue 12).
+The limits: every chip amount at most ``MAX_CHIPS`` (``poker.limits``), the options within
+the bounds in ``settings.py``, reasons up to ``MAX_REASON`` characters, announcements up to
+``MAX_ANNOUNCEMENT``, deadlines not in the past, levels that exist.
+
 Chips never appear or vanish: a correction moves chips between two players, or between a
 player and the "director adjustment" account (``Tournament.adjustment``, the chips taken
 out of play; negative when the director has added chips), so ``total_chips()`` always
@@ -24,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 
 from poker.actions import Ruleset
+from poker.limits import MAX_CHIPS
 
 from .errors import TournamentError
 from .events import (
@@ -37,10 +47,13 @@ from .events import (
     TournamentEvent,
     TrophyAwarded,
 )
-from .settings import Settings
+from .settings import Settings, is_number, is_whole
 from .tournament import Tournament
 
 Events = list[TournamentEvent]
+
+MAX_REASON = 200  # characters: the protocol's ``Reason``
+MAX_ANNOUNCEMENT = 500  # the protocol's ``Message``
 
 
 def _blinds_text(levels: Sequence[tuple[int, int]]) -> str:
@@ -55,11 +68,13 @@ class Director:
 
     def start(self, now: float, *, reason: str) -> Events:
         self._need_reason(reason)
+        self._need_time(now)
         effects = self._t.start(now)
         return [self._record(now, "start", reason, "The tournament starts"), *effects]
 
     def pause(self, now: float, *, reason: str) -> Events:
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         if self._t.paused:
             raise TournamentError("the clock is already paused")
@@ -69,6 +84,7 @@ class Director:
 
     def resume(self, now: float, *, reason: str) -> Events:
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         if not self._t.paused:
             raise TournamentError("the clock is not paused")
@@ -77,12 +93,22 @@ class Director:
 
     def set_level(self, now: float, level: int, *, reason: str) -> Events:
         """Jump to ``level`` (numbered from 1); it starts from its beginning, and each
-        table deals its next hand at it."""
+        table deals its next hand at it. The levels that exist are the schedule's, and past
+        it any up to the level on now (the blinds double after the last)."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_not_finished()
-        if isinstance(level, bool) or not isinstance(level, int) or level < 1:
+        if not is_whole(level) or level < 1:
             raise TournamentError(f"levels are numbered from 1, not {level!r}")
         t = self._t
+        levels = len(t.settings.schedule)
+        reached = t.level
+        if level > max(levels, reached):
+            raise TournamentError(
+                f"level {level} does not exist: the schedule has {levels} levels"
+                + (f" and the level on now is {reached}" if reached > levels else "")
+                + " (change the schedule to add levels)"
+            )
         t.clock.set_level(level - 1, now)
         sb, bb = t.blinds
         effects: Events = [LevelChanged(level=level, small_blind=sb, big_blind=bb, by_director=True)]
@@ -93,10 +119,16 @@ class Director:
         self, now: float, schedule: Iterable[Iterable[int]], *, reason: str
     ) -> Events:
         self._need_reason(reason)
+        self._need_time(now)
         self._need_not_finished()
         t = self._t
         before = t.blinds
-        settings = attrs.evolve(t.settings, schedule=schedule)
+        settings = attrs.evolve(t.settings, schedule=schedule)  # validated: TournamentError
+        if t.clock.index > settings.last_level:
+            raise TournamentError(
+                f"with this schedule the blinds of level {t.level}, the level on now, would be above "
+                f"{MAX_CHIPS} chips: set an earlier level first, or give a schedule with higher blinds"
+            )
         t.settings = settings
         effects: Events = [RulesChanged(changes=(("schedule", _blinds_text(settings.schedule)),))]
         if t.blinds != before:
@@ -122,17 +154,14 @@ class Director:
         time, ``hands_per_level`` to levels by hands (then the current level counts from now).
         """
         self._need_reason(reason)
+        self._need_time(now)
         self._need_not_finished()
         if level_minutes is not None and hands_per_level is not None:
             raise TournamentError("levels run by minutes or by hands, not both: give one")
         t = self._t
         changes: dict[str, object] = {}
         if ruleset is not None:
-            try:
-                changes["ruleset"] = Ruleset(ruleset)
-            except ValueError:
-                known = ", ".join(r.value for r in Ruleset)
-                raise TournamentError(f"unknown ruleset {ruleset!r} (known: {known})") from None
+            changes["ruleset"] = ruleset  # the Settings converter names the known ones
         for name, value in (
             ("action_clock", action_clock), ("time_bank", time_bank),
             ("reconnect_grace", reconnect_grace),
@@ -147,7 +176,7 @@ class Director:
         if not changes:
             raise TournamentError("no rule to change was given")
         old: Settings = t.settings
-        new = attrs.evolve(old, **changes)  # type: ignore[arg-type]
+        new = attrs.evolve(old, **changes)  # type: ignore[arg-type]  # validated: TournamentError
         t.settings = new
         if new.by_hands != old.by_hands:
             t.clock.restart_level(now)
@@ -162,9 +191,19 @@ class Director:
 
     def set_deadline(self, now: float, deadline: float | None, *, reason: str) -> Events:
         """Set or clear the deadline (in the time base of ``now``). A deadline already
-        passed can be put back while the last hands are still being played."""
+        passed can be put back while the last hands are still being played. A new deadline
+        may not be in the past: ``now`` itself ends the tournament after the hands in play."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_not_finished()
+        if deadline is not None:
+            if not is_number(deadline):
+                raise TournamentError(f"the deadline is a time or none, not {deadline!r}")
+            if deadline < now:
+                raise TournamentError(
+                    f"that deadline is {now - deadline:,.0f} seconds in the past: give a later one "
+                    "(the time now ends the tournament after the hands in play)"
+                )
         t = self._t
         t.settings = attrs.evolve(t.settings, deadline=deadline)
         if t.deadline_passed and (deadline is None or deadline > now):
@@ -182,13 +221,18 @@ class Director:
         """Move a player to a table (and seat, else an empty one at random). Balancing
         still applies afterwards."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         self._need_in(player_id)
+        if not is_whole(table_id):
+            raise TournamentError(f"a table is a number, not {table_id!r}")
         table = t.table(table_id)
         loc = t.location(player_id)
         assert loc is not None
         if seat is not None:
+            if not is_whole(seat):
+                raise TournamentError(f"a seat is a number from 1 to {table.seat_count}, not {seat!r}")
             if not 1 <= seat <= table.seat_count:
                 raise TournamentError(f"seat {seat} does not exist (seats 1 to {table.seat_count})")
             if seat not in t._free_seats(table_id):
@@ -216,6 +260,7 @@ class Director:
         """Disqualify a player: their chips leave play through the adjustment account and
         they are placed as if eliminated at that moment (after their hand, if in one)."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         self._need_in(player_id)
@@ -232,12 +277,18 @@ class Director:
         """Add (or take, when negative) chips to a player's stack through the adjustment
         account. A correction may not leave the player without chips: remove them instead."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         self._need_in(player_id)
-        if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+        if not is_whole(delta) or delta == 0:
             raise TournamentError(f"a chip correction is a whole number of chips other than 0, not {delta!r}")
         self._need_chips_left(player_id, delta)
+        if delta > 0 and t.chips_in_play() + delta > MAX_CHIPS:
+            raise TournamentError(
+                f"{delta} more chips would put {t.chips_in_play() + delta} chips in play, above the "
+                f"limit of {MAX_CHIPS}"
+            )
         sign = "+" if delta > 0 else ""
         summary = f"Chip count of {t.name_of(player_id)} corrected by {sign}{delta}"
 
@@ -256,13 +307,14 @@ class Director:
     ) -> Events:
         """Move chips from one player's stack to another's (a pot pushed to the wrong player)."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         if from_player == to_player:
             raise TournamentError("a chip transfer needs two different players")
         self._need_in(from_player)
         self._need_in(to_player)
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+        if not is_whole(amount) or amount < 1:
             raise TournamentError(f"a chip transfer is a whole number of chips above 0, not {amount!r}")
         self._need_chips_left(from_player, -amount)
         summary = f"{amount} chips move from {t.name_of(from_player)} to {t.name_of(to_player)}"
@@ -288,8 +340,15 @@ class Director:
     ) -> Events:
         """Send a message to everyone (``to`` empty) or to some players."""
         self._need_reason(reason)
-        if not text.strip():
+        self._need_time(now)
+        if not isinstance(text, str) or not text.strip():
             raise TournamentError("an announcement needs a text")
+        if len(text.strip()) > MAX_ANNOUNCEMENT:
+            raise TournamentError(
+                f"an announcement is at most {MAX_ANNOUNCEMENT} characters, not {len(text.strip())}"
+            )
+        if isinstance(to, str) or not isinstance(to, Sequence) or not all(isinstance(p, str) for p in to):
+            raise TournamentError(f"an announcement goes to a list of players, not {to!r}")
         for pid in to:
             self._t._entrant(pid)
         record = self._record(now, "announce", reason, text.strip(), tuple(to))
@@ -368,6 +427,12 @@ class Director:
     def _need_reason(self, reason: str) -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise TournamentError("every director action needs a reason (it goes in the audit log)")
+        if len(reason.strip()) > MAX_REASON:
+            raise TournamentError(f"a reason is at most {MAX_REASON} characters, not {len(reason.strip())}")
+
+    def _need_time(self, now: float) -> None:
+        if not is_number(now):
+            raise TournamentError(f"the time of an operation is a number of seconds, not {now!r}")
 
     def _need_running(self) -> None:
         if self._t.phase.value != "running":
@@ -378,6 +443,8 @@ class Director:
             raise TournamentError("the tournament is over")
 
     def _need_in(self, player_id: str) -> None:
+        if not isinstance(player_id, str):
+            raise TournamentError(f"no player {player_id!r} is registered")
         e = self._t._entrant(player_id)
         if e.out:
             raise TournamentError(f"{e.name} is out of the tournament (place {e.place})")

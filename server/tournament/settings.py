@@ -8,52 +8,115 @@ in); the tournament never reads a clock, so the deadline is a value like any oth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
 from poker.actions import Ruleset
-from poker.levels import DEFAULT_SCHEDULE, level_at
+from poker.levels import DEFAULT_SCHEDULE, last_level, level_at
+from poker.limits import MAX_CHIPS
 
 from .errors import TournamentError
 
 Schedule = tuple[tuple[int, int], ...]
 
+# The bounds of every option (docs/director.md lists them): wide enough for any real night,
+# narrow enough that no value can overflow a message (times go out in milliseconds, chips
+# as integers up to MAX_CHIPS) or make the tournament loop (a level of a millisecond).
+MAX_LEVELS = 200
+ACTION_CLOCK_SECONDS = (1.0, 3600.0)
+MAX_TIME_BANK_SECONDS = 86_400.0
+MAX_RECONNECT_GRACE_SECONDS = 86_400.0
+LEVEL_MINUTES = (1.0, 1_000_000.0)  # the top is about two years: a level that never ends
+MAX_HANDS_PER_LEVEL = 1_000_000
+
+
+def is_whole(value: object) -> bool:
+    """An int, and not a bool (``True`` is an int to Python, never a number of chips)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """A finite int or float, not a bool: NaN and infinities compare false with everything,
+    so they would slip past every range check."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return math.isfinite(value)
+
 
 def _to_schedule(levels: Iterable[Iterable[int]]) -> Schedule:
-    out = []
-    for level in levels:
+    """Levels as ``(small blind, big blind)`` pairs of whole numbers; refused with the first
+    thing wrong (a level of 2.5 chips, a level written "100/200", a list of 10,000 levels)."""
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise TournamentError(f"a blind schedule is a list of (small blind, big blind) levels, not {levels!r}")
+    out: list[tuple[int, int]] = []
+    for i, level in enumerate(levels, start=1):
+        if i > MAX_LEVELS:
+            raise TournamentError(f"a blind schedule has at most {MAX_LEVELS} levels (the blinds double after the last)")
+        if isinstance(level, (str, bytes)) or not isinstance(level, Iterable):
+            raise TournamentError(f"level {i} is (small blind, big blind), not {level!r}")
         pair = tuple(level)
-        if len(pair) != 2:
-            raise TournamentError(f"a level is (small blind, big blind), not {pair!r}")
-        out.append((int(pair[0]), int(pair[1])))
+        if len(pair) != 2 or not all(is_whole(x) for x in pair):
+            raise TournamentError(f"level {i} is (small blind, big blind) in whole chips, not {pair!r}")
+        out.append((pair[0], pair[1]))
     return tuple(out)
 
 
 def _check_schedule(_: Any, __: Any, schedule: Schedule) -> None:
     if not schedule:
         raise TournamentError("a blind schedule needs at least one level")
+    previous: tuple[int, int] | None = None
     for i, (sb, bb) in enumerate(schedule, start=1):
         if not 0 < sb <= bb:
             raise TournamentError(
                 f"level {i} ({sb}/{bb}): blinds must satisfy 0 < small blind <= big blind"
             )
+        if bb > MAX_CHIPS:
+            raise TournamentError(f"level {i} ({sb}/{bb}): a big blind is at most {MAX_CHIPS} chips")
+        if previous is not None and (bb <= previous[1] or sb < previous[0]):
+            raise TournamentError(
+                f"level {i} ({sb}/{bb}) after level {i - 1} ({previous[0]}/{previous[1]}): blinds rise "
+                "level by level (a higher big blind, a small blind no lower)"
+            )
+        previous = (sb, bb)
 
 
-def _positive(_: Any, attribute: attrs.Attribute[Any], value: float | int | None) -> None:
-    if value is not None and not value > 0:
-        raise TournamentError(f"{attribute.name} must be more than 0, not {value}")
+def _whole_in(low: int, high: int) -> Any:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+        if value is None and attribute.name == "hands_per_level":
+            return
+        if not is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+            raise TournamentError(f"{attribute.name} is a whole number from {low} to {high}, not {value!r}")
+
+    return check
 
 
-def _not_negative(_: Any, attribute: attrs.Attribute[Any], value: float) -> None:
-    if value < 0:
-        raise TournamentError(f"{attribute.name} must be 0 or more, not {value}")
+def _seconds_in(low: float, high: float, unit: str = "seconds") -> Any:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not is_number(value) or not low <= value <= high:  # type: ignore[operator]
+            raise TournamentError(f"{attribute.name} is from {low:g} to {high:g} {unit}, not {value!r}")
+
+    return check
 
 
-def _seats(_: Any, __: Any, value: int) -> None:
-    if not 2 <= value <= 10:
-        raise TournamentError(f"seats per table must be 2 to 10, not {value}")
+def _deadline(_: Any, __: Any, value: object) -> None:
+    if value is not None and not is_number(value):
+        raise TournamentError(f"the deadline is a time (seconds) or none, not {value!r}")
+
+
+def _seats(_: Any, __: Any, value: object) -> None:
+    if not is_whole(value) or not 2 <= value <= 10:  # type: ignore[operator]
+        raise TournamentError(f"seats per table must be 2 to 10, not {value!r}")
+
+
+def _ruleset(value: object) -> Ruleset:
+    try:
+        return Ruleset(value)  # type: ignore[arg-type]  # any value: a bad one is refused below
+    except (ValueError, TypeError):
+        known = ", ".join(r.value for r in Ruleset)
+        raise TournamentError(f"unknown ruleset {value!r} (known: {known})") from None
 
 
 @attrs.frozen(kw_only=True)
@@ -66,21 +129,27 @@ class Settings:
       The server turns "midnight, local time" into that base.
     - ``reconnect_grace``: seconds the server waits for a dropped connection before it
       announces the player as disconnected; the seat is kept regardless (section 8).
+
+    Every value is checked against the bounds above, at construction and at every change
+    (``attrs.evolve`` runs the same validators), and refused with a ``TournamentError``
+    saying what is allowed.
     """
 
     name: str = "Hickory Poker Showdown"
-    starting_stack: int = attrs.field(default=10_000, validator=_positive)
+    starting_stack: int = attrs.field(default=10_000, validator=_whole_in(1, MAX_CHIPS))
     schedule: Schedule = attrs.field(
         default=DEFAULT_SCHEDULE, converter=_to_schedule, validator=_check_schedule
     )
-    level_minutes: float = attrs.field(default=20.0, validator=_positive)
-    hands_per_level: int | None = attrs.field(default=None, validator=_positive)
+    level_minutes: float = attrs.field(default=20.0, validator=_seconds_in(*LEVEL_MINUTES, unit="minutes"))
+    hands_per_level: int | None = attrs.field(default=None, validator=_whole_in(1, MAX_HANDS_PER_LEVEL))
     seats_per_table: int = attrs.field(default=9, validator=_seats)
-    ruleset: Ruleset = attrs.field(default=Ruleset.HICKORY, converter=Ruleset)
-    action_clock: float = attrs.field(default=30.0, validator=_positive)
-    time_bank: float = attrs.field(default=60.0, validator=_not_negative)
-    reconnect_grace: float = attrs.field(default=60.0, validator=_not_negative)
-    deadline: float | None = None
+    ruleset: Ruleset = attrs.field(default=Ruleset.HICKORY, converter=_ruleset)
+    action_clock: float = attrs.field(default=30.0, validator=_seconds_in(*ACTION_CLOCK_SECONDS))
+    time_bank: float = attrs.field(default=60.0, validator=_seconds_in(0.0, MAX_TIME_BANK_SECONDS))
+    reconnect_grace: float = attrs.field(
+        default=60.0, validator=_seconds_in(0.0, MAX_RECONNECT_GRACE_SECONDS)
+    )
+    deadline: float | None = attrs.field(default=None, validator=_deadline)
 
     @property
     def by_hands(self) -> bool:
@@ -90,6 +159,12 @@ class Settings:
     def level_seconds(self) -> float:
         return self.level_minutes * 60.0
 
+    @property
+    def last_level(self) -> int:
+        """The 0-based index of the last level (``poker.levels.last_level``)."""
+        return last_level(self.schedule)
+
     def blinds(self, index: int) -> tuple[int, int]:
-        """(small blind, big blind) of the level with 0-based ``index``; doubling past the end."""
+        """(small blind, big blind) of the level with 0-based ``index``; doubling past the end
+        up to ``last_level``."""
         return level_at(index, self.schedule)

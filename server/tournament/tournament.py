@@ -32,6 +32,7 @@ import attrs
 
 from poker.cards import Card, RandomSource, shuffled_deck
 from poker.hand import Hand
+from poker.limits import MAX_CHIPS
 from poker.table import Table
 
 from .clock import LevelClock
@@ -67,7 +68,7 @@ from .seating import (
     spread_target,
     unsettled,
 )
-from .settings import Settings
+from .settings import Settings, is_number
 from .standings import Standing, place_busts, rank_by_chips
 
 Events = list[TournamentEvent]
@@ -181,7 +182,8 @@ class Tournament:
 
     def level_info(self, now: float) -> LevelInfo:
         sb, bb = self.blinds
-        nsb, nbb = self.settings.blinds(self.clock.index + 1)
+        # At the last level (blinds at most MAX_CHIPS) the next blinds are the same.
+        nsb, nbb = self.settings.blinds(min(self.clock.index + 1, self.settings.last_level))
         hpl = self.settings.hands_per_level
         return LevelInfo(
             level=self.level, small_blind=sb, big_blind=bb,
@@ -349,10 +351,12 @@ class Tournament:
             if self.phase is Phase.REGISTERING or self.late_until is None:
                 raise TournamentError("registration is closed: the tournament has started")
             raise TournamentError(f"late registration closed at the end of level {self.late_until}")
-        if not player_id:
-            raise TournamentError("a player needs an id")
+        if not isinstance(player_id, str) or not player_id:
+            raise TournamentError(f"a player needs an id (text), not {player_id!r}")
         if player_id in self._entrants:
             raise TournamentError(f"player {player_id!r} is already registered")
+        if not isinstance(name, str):
+            raise TournamentError(f"a player's name is text, not {name!r}")
         name = name.strip()
         if not name:
             raise TournamentError("a player needs a name")
@@ -380,11 +384,19 @@ class Tournament:
         """Seat everyone at random over as many tables as needed and start the level clock."""
         if self.phase is not Phase.REGISTERING:
             raise TournamentError("the tournament has already started")
+        if not is_number(now):
+            raise TournamentError(f"the start time is a number of seconds, not {now!r}")
         if len(self._entrants) < 2:
             raise TournamentError(
                 f"a tournament needs at least 2 players; {len(self._entrants)} registered"
             )
         s = self.settings
+        if len(self._entrants) * s.starting_stack > MAX_CHIPS:
+            raise TournamentError(
+                f"{len(self._entrants)} players with {s.starting_stack} chips each would put "
+                f"{len(self._entrants) * s.starting_stack} chips in play, above the limit of {MAX_CHIPS}: "
+                "lower the starting stack"
+            )
         seating = initial_seating(list(self._entrants), s.seats_per_table, self.rng)
         self.phase = Phase.RUNNING
         self.chips_issued = len(self._entrants) * s.starting_stack
@@ -448,7 +460,7 @@ class Tournament:
             events += self._place_busts(table_id, hand.hand_no, [(p.player_id, start) for _, p, start in busts])
         hpl = self.settings.hands_per_level
         if hpl is not None and self._levels_move():
-            events += self._level_events(self.clock.count_hand(hpl, len(self.tables)))
+            events += self._level_events(self.clock.count_hand(hpl, len(self.tables), self.settings.last_level))
         events += self._deliver(table_id)
         events += self._apply_deferred()
         events += self._settle(now)
@@ -514,7 +526,9 @@ class Tournament:
             events += self._finish_if_over(now)
             return events
         if settings.hands_per_level is None:  # levels by time
-            return self._level_events(self.clock.advance_by_time(now, settings.level_seconds))
+            return self._level_events(
+                self.clock.advance_by_time(now, settings.level_seconds, settings.last_level)
+            )
         return []
 
     def _level_events(self, indices: Sequence[int], *, by_director: bool = False) -> Events:

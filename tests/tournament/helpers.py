@@ -129,3 +129,25 @@ def check_balanced(t: Tournament) -> None:
 
 def check_chips(t: Tournament) -> None:
     assert t.total_chips() == t.chips_issued
+
+
+
+def fingerprint(t: Tournament) -> tuple[object, ...]:
+    """Everything the tournament's future depends on, as one comparable value: two
+    tournaments with equal fingerprints answer every query and every input alike. A
+    table is all its attributes (so a new one is covered), its hand the events so far."""
+    tables = []
+    for tid in t.table_ids():
+        table = t.table(tid)
+        hand = table.hand
+        state = sorted((k, repr(v)) for k, v in vars(table).items() if k != "hand")
+        tables.append((tid, tuple(state), None if hand is None else (hand.hand_no, tuple(hand.events))))
+    rng_state = t.rng.getstate() if isinstance(t.rng, random.Random) else None
+    return (
+        t.phase, repr(t.clock), t.settings, tuple(tables), tuple(t.broken_tables),
+        t.hands_dealt, t.chips_issued, t.adjustment, t.deadline_passed, tuple(t.audit_log), t.result,
+        rng_state, tuple(t.standings()), tuple((tid, tuple(t.waiting_players(tid))) for tid in t.table_ids()),
+        tuple(op.players for op in t._deferred), tuple(sorted(t._hands_at.items())),
+        tuple(sorted(t._hand_settings.items())), tuple(sorted(t._hand_level.items())),
+        t._final_table_announced, tuple(t._outbox), t.level, t.blinds,
+    )

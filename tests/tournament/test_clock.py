@@ -20,7 +20,7 @@ def test_the_clock_counts_only_running_time() -> None:
     assert c.elapsed(9999.0) == 600.0
     c.resume(5000.0)
     assert c.elapsed(5060.0) == 660.0
-    assert c.advance_by_time(5060.0, 300.0) == [1, 2]
+    assert c.advance_by_time(5060.0, 300.0, last=10) == [1, 2]
     assert c.remaining(5060.0, 300.0) == 240.0
 
 

@@ -11,21 +11,23 @@ announced, never half-applied.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from poker.actions import Action, ActionKind, IllegalAction, Ruleset
+from poker.actions import Ruleset
 from server import director_key
 from server.app import Server
 from server.clients import PlayerState
 from server.config import ServerConfig
-from server.directing import apply_director
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
+from server.tournament.inputs import apply_act, apply_input
 
 log = logging.getLogger("hickory.recovery")
 
@@ -57,7 +59,12 @@ def stored_config(config: ServerConfig, text: str | None) -> ServerConfig:
 
 
 def open_server(config: ServerConfig) -> Server:
-    """The server for ``config``: fresh, or resumed from its database."""
+    """The server for ``config``: fresh, or resumed from its database.
+
+    Resuming never fails for ever on one bad input: an input that cannot be replayed is set
+    aside (``replay_all``), recorded in the database (the ``set_aside`` meta entry, which
+    later restarts skip, and a row in ``audit``), logged, and announced to the players.
+    """
     if config.db is None:
         return Server(config)
     store = Store(config.db, synchronous=config.synchronous.upper())
@@ -73,36 +80,149 @@ def open_server(config: ServerConfig) -> Server:
         log.info("new tournament in %s", config.db)
         return server
     config = stored_config(config, store.get_meta("config"))
-    server = Server(config, store=store, seed=int(seed_text))
-    kept = store.get_meta(director_key.META_KEY)
-    if config.director_secret is None and kept is not None:
-        server.director_secret, server.director_secret_hash = None, kept  # the same director gets in
-    else:  # given with --director, or a database from before secrets were kept
-        store.write_now([meta_record(director_key.META_KEY, server.director_secret_hash)])
     wall = store.get_meta("deadline_wall")
-    if wall is not None:
-        server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None
+    kept = store.get_meta(director_key.META_KEY)
+    keep_secret = config.director_secret is None and kept is not None
+
+    def fresh() -> Server:
+        server = Server(config, store=store, seed=int(seed_text))
+        if keep_secret:
+            server.director_secret, server.director_secret_hash = None, kept  # the same director gets in
+        if wall is not None:
+            server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None
+        return server
+
+    tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}
+    known = read_set_aside(store.get_meta("set_aside"))
+
+    def mark_voided(hand_no: int | None) -> None:
+        store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
+
     try:
-        replay(server, store)
-    except Exception as exc:  # a damaged log outside a hand: refuse clearly, never half-start
+        server, found = replay_all(fresh, store.iter_inputs, tokens, known=known, on_void=mark_voided)
+    except Exception as exc:  # the database itself cannot be read: refuse clearly, never half-start
         store.close()
-        raise StoreError(f"{config.db}: the tournament log cannot be replayed ({exc!r}); "
+        raise StoreError(f"{config.db}: the tournament log cannot be read ({exc!r}); "
                          "restore a backup (docs/hosting.md)") from exc
+    if not keep_secret:  # given with --director, or a database from before secrets were kept
+        store.write_now([meta_record(director_key.META_KEY, server.director_secret_hash)])
+    if found:
+        record_set_aside(store, known, found)
+        report_set_aside(server, found)
+    server.pending_announcements = condensed(server.pending_announcements)
+    resume_clock(server, store.get_meta("clock"))
     log.info("resumed the tournament in %s: %d players, %d hands dealt",
              config.db, len(server.players), server.tournament.hands_dealt)
     return server
 
 
-def replay(server: Server, store: Store) -> None:
-    """Replay the store's log into ``server``; a hand that cannot be resumed is voided and
-    marked so in ``hands``."""
-    tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}
+# -- inputs set aside ---------------------------------------------------------------------------
 
-    def mark_voided(hand_no: int | None) -> None:
-        store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
 
-    replay_log(server, store.iter_inputs(), tokens, on_void=mark_voided)
-    resume_clock(server, store.get_meta("clock"))
+@attrs.frozen(kw_only=True)
+class SetAside:
+    """A logged input the replay could not apply, skipped from then on."""
+
+    seq: int
+    kind: str
+    what: str  # "director set_level", "tick", "deal at table 2"
+    error: str
+
+    @property
+    def text(self) -> str:
+        return f"log entry {self.seq} ({self.what}): {self.error}"
+
+
+class Unreplayable(Exception):
+    """An input failed in a way that may have changed the tournament half-way (not a clean
+    refusal): the replay starts again from the beginning without it."""
+
+    def __init__(self, aside: SetAside) -> None:
+        super().__init__(aside.text)
+        self.aside = aside
+
+
+def read_set_aside(text: str | None) -> dict[int, str]:
+    """The ``set_aside`` meta entry: ``{seq: what was wrong}``; unreadable reads as none."""
+    try:
+        data = json.loads(text or "{}")
+        return {int(k): str(v) for k, v in data.items()}
+    except (ValueError, TypeError, AttributeError):
+        log.error("the set_aside entry of the database cannot be read (%r); ignored", text)
+        return {}
+
+
+def record_set_aside(store: Store, known: Mapping[int, str], found: Iterable[SetAside]) -> None:
+    """Keep what was set aside: in ``meta`` (so every later start skips exactly these, even
+    if a newer server would accept one) and in ``audit`` (so the host sees it)."""
+    found = list(found)
+    every = {**known, **{a.seq: a.text for a in found}}
+    at = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    store.write_now([
+        meta_record("set_aside", json.dumps({str(k): v for k, v in sorted(every.items())})),
+        *(Record(sql="INSERT INTO audit (at, action, reason, detail) VALUES (?, ?, ?, ?)",
+                 params=(at, "set_aside", "could not be replayed at start-up", a.text)) for a in found),
+    ])
+
+
+def report_set_aside(server: Server, found: Sequence[SetAside]) -> None:
+    """Tell the host (the log) and everyone at the tables (an announcement once running)."""
+    for a in found:
+        log.error("set aside %s", a.text)
+    shown = "; ".join(a.text for a in found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+    server.pending_announcements.insert(0,  # first: the condensing below keeps it
+        f"{len(found)} input(s) from before the restart could not be replayed and were set aside "
+        f"(kept in the audit log): {shown}"
+    )
+
+
+def condensed(texts: list[str], limit: int = 4) -> list[str]:
+    """At most ``limit`` restart notices: each resuming player hears every one, so a log
+    with many voided hands is summed up (the server's log has each)."""
+    if len(texts) <= limit:
+        return texts
+    rest = len(texts) - (limit - 1)
+    return [*texts[: limit - 1], f"... and {rest} more notices like these (the host's log has each)."]
+
+
+def replay_all(
+    fresh: Callable[[], Server],
+    read_inputs: Callable[[], Iterable[tuple[int, str, int | None, dict[str, Any]]]],
+    tokens: Mapping[str, str],
+    *,
+    known: Mapping[int, str] | None = None,
+    on_void: Callable[[int | None], None] | None = None,
+    watch: Callable[[Server, int, str, int | None], None] | None = None,
+) -> tuple[Server, list[SetAside]]:
+    """Replay the whole log into a ``fresh()`` server, setting aside what cannot be replayed.
+
+    ``known``: entries set aside before (skipped without trying them). A clean refusal (a
+    ``TournamentError``: nothing changed) is set aside on the spot; any other failure may
+    have left the tournament half-changed, so the replay starts again from a fresh server
+    without that entry. Each restart sets one more entry aside, so this ends. Returns the
+    server and what was newly set aside. ``watch`` sees each step of the final replay only.
+    """
+    skip = dict(known or {})
+    found: list[SetAside] = []
+    aborted = False
+    while True:
+        server = fresh()
+        after = None
+        if watch is not None and not aborted:
+            after = functools.partial(watch, server)
+        try:
+            found += replay_log(server, read_inputs(), tokens, skip=skip, on_void=on_void, after=after)
+        except Unreplayable as exc:
+            log.error("replay: %s; starting the replay again without it", exc)
+            found.append(exc.aside)
+            skip[exc.aside.seq] = exc.aside.text
+            aborted = True
+            continue
+        if watch is not None and aborted:  # once more, watched from the start
+            server = fresh()
+            replay_log(server, read_inputs(), tokens, skip=skip, on_void=on_void,
+                       after=functools.partial(watch, server))
+        return server, found
 
 
 def resume_clock(server: Server, saved: str | None) -> None:
@@ -111,50 +231,65 @@ def resume_clock(server: Server, saved: str | None) -> None:
         server._resume_at = max(server._resume_at, float(saved))
 
 
+def _what(kind: str, table_id: int | None, p: Mapping[str, Any]) -> str:
+    if kind == "director":
+        return f"director {p.get('op', '?')}"
+    if kind == "begin_hand":
+        return f"a deal at table {table_id}"
+    if kind == "end_hand":
+        return f"the end of a hand at table {table_id}"
+    return kind
+
+
 def replay_log(
     server: Server,
     inputs: Iterable[tuple[int, str, int | None, dict[str, Any]]],
     tokens: Mapping[str, str],
     *,
+    skip: Mapping[int, str] | None = None,
     on_void: Callable[[int | None], None] | None = None,
     after: Callable[[int, str, int | None], None] | None = None,
-) -> None:
+) -> list[SetAside]:
     """Feed logged inputs ``(seq, kind, table_id, payload)`` to ``server``'s fresh tournament.
 
     The one replay path, for start-up and for the read-only tools (``server/reports.py``),
     which pass no ``on_void`` (they never write) and may watch each step with ``after``.
+    Entries in ``skip`` are passed over (a deal passed over takes its hand's actions and end
+    with it). A hand's action that cannot be applied voids that hand (every bet returned);
+    any other input the tournament refuses is set aside and returned; one that fails in
+    another way raises ``Unreplayable`` (see ``replay_all``).
     """
     t = server.tournament
+    skip = skip or {}
+    found: list[SetAside] = []
     last_now = 0.0
     voided: set[int] = set()  # tables whose current hand was voided: skip its actions
+    dropped: set[int] = set()  # tables whose current deal was set aside: skip its hand too
     begin_carry: dict[int, int] = {}
     for seq, kind, table_id, p in inputs:
-        last_now = max(last_now, float(p.get("now", last_now) or last_now))
-        if kind == "register":
-            pid = p["player_id"]
-            t.register(pid, p["name"])
-            server.players[pid] = PlayerState(player_id=pid, name=p["name"], token_hash=tokens.get(pid, ""),
-                                              bank=server.config.time_bank)
-            server.by_name[p["name"].casefold()] = pid
-        elif kind == "start":
-            t.settings = attrs.evolve(t.settings, deadline=p.get("deadline"))
-            t.start(p["now"])
-        elif kind == "begin_hand":
-            assert table_id is not None
-            voided.discard(table_id)
-            begin_carry[table_id] = p.get("carry", 0)
-            t.begin_hand(table_id, p["now"], deck=p["deck"])
-        elif kind == "act":
-            assert table_id is not None
+        if kind in ("begin_hand", "act", "end_hand") and table_id is not None:
+            if kind == "begin_hand":
+                voided.discard(table_id)
+                dropped.discard(table_id)
+            if table_id in dropped:
+                continue
+        if seq in skip:
+            if kind == "begin_hand" and table_id is not None:
+                dropped.add(table_id)
+            continue
+        now = p.get("now")
+        if isinstance(now, (int, float)) and not isinstance(now, bool) and math.isfinite(now):
+            last_now = max(last_now, float(now))
+        if kind == "act":
             if table_id in voided:
                 continue
-            hand = t.table(table_id).hand
+            if table_id is None or table_id not in t.tables:
+                found.append(SetAside(seq=seq, kind=kind, what=f"an action at table {table_id}",
+                                      error="there is no such table"))
+                continue
             try:
-                if hand is None or hand.is_over:
-                    raise IllegalAction("no hand in progress")
-                hand.act(p["seat"], Action(kind=ActionKind(p["kind"]), amount=p["amount"]),
-                         automatic=p["automatic"])
-            except (IllegalAction, KeyError, ValueError) as exc:
+                apply_act(t, table_id, p)
+            except Exception as exc:  # the hand is dropped whole, however far the action got
                 hand_no = void_hand(server, table_id, begin_carry.get(table_id, 0), f"log entry {seq}: {exc}")
                 if on_void is not None:
                     on_void(hand_no)
@@ -162,28 +297,38 @@ def replay_log(
                 continue
             player = t.table(table_id).seats[p["seat"]].player_id
             server.players[player].bank = p.get("bank", server.players[player].bank)
-        elif kind == "end_hand":
-            assert table_id is not None
-            if table_id in voided:
-                continue
-            t.end_hand(table_id, p["now"])
-        elif kind == "tick":
-            t.tick(p["now"])
-        elif kind == "director":
+        elif kind == "end_hand" and table_id in voided:
+            continue
+        else:
             try:
-                apply_director(t, p)
-            except TournamentError as exc:
-                log.warning("log entry %d: director operation %s no longer applies: %s", seq, p["op"], exc)
-        elif kind == "call_floor":
-            t.call_floor(p["now"], p["player_id"], p["message"])
-        elif kind == "status":
-            ps = server.players.get(p["player_id"])
-            if ps is not None:
-                ps.sitting_out = p["sitting_out"]
-                ps.bank = p.get("bank", ps.bank)
+                if kind == "status":
+                    ps = server.players.get(p["player_id"])
+                    if ps is not None:
+                        ps.sitting_out = bool(p["sitting_out"])
+                        ps.bank = p.get("bank", ps.bank)
+                else:
+                    if kind == "begin_hand" and table_id is not None:
+                        begin_carry[table_id] = p.get("carry", 0)
+                    apply_input(t, kind, table_id, p)
+                    if kind == "register":
+                        _register(server, tokens, p["player_id"], p["name"])
+            except TournamentError as exc:  # refused before anything changed
+                found.append(SetAside(seq=seq, kind=kind, what=_what(kind, table_id, p), error=str(exc)))
+                if kind == "begin_hand" and table_id is not None:
+                    dropped.add(table_id)
+            except Exception as exc:
+                raise Unreplayable(SetAside(seq=seq, kind=kind, what=_what(kind, table_id, p),
+                                            error=f"{type(exc).__name__}: {exc}")) from exc
         if after is not None:
             after(seq, kind, table_id)
     server._resume_at = last_now
+    return found
+
+
+def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) -> None:
+    server.players[pid] = PlayerState(player_id=pid, name=name, token_hash=tokens.get(pid, ""),
+                                      bank=server.config.time_bank)
+    server.by_name[name.casefold()] = pid
 
 
 def void_hand(server: Server, table_id: int, carry: int, why: str) -> int | None:

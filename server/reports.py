@@ -11,8 +11,9 @@ never write, never migrate and never take the server's lock.
   with ``--player NAME`` it is that player's copy: their own cards, others' only as shown
   (``--all-cards`` keeps every card).
 - ``standings`` rebuilds the tournament by replaying the ``inputs`` log through a fresh
-  ``Tournament`` (the same path the server takes at start-up, ``recovery.replay_log``) and
-  prints the places, stacks and the chip count.
+  ``Tournament`` (the same path the server takes at start-up, ``recovery.replay_all``) and
+  prints the places, stacks and the chip count, and any logged input set aside because it
+  could not be replayed.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from poker.history import HandInfo, HistoryError, to_phh, to_text
 from server.app import Server
 from server.config import ServerConfig
 from server.records import event_from_json
-from server.recovery import replay_log, resume_clock, stored_config
+from server.recovery import read_set_aside, replay_all, resume_clock, stored_config
 from server.results import results_csv, results_html
 from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, parse_payload
 from server.tournament.floor import trophies
@@ -166,28 +167,38 @@ def load_server(
     ``watch(server, seq, kind, table_id)`` is called after each logged input is applied
     (tests compare what clients saw with every state the log passes through).
     """
+    return load_replay(conn, watch=watch)[0]
+
+
+def load_replay(
+    conn: sqlite3.Connection, *, watch: Callable[[Server, int, str, int | None], None] | None = None
+) -> tuple[Server, list[str]]:
+    """``load_server``, and what the replay set aside: the entries the server set aside at a
+    start-up (kept in ``meta``) and any it would set aside now, as text for the host."""
     conn.execute("BEGIN")  # one consistent read while a server may be writing
     try:
         meta = read_meta(conn)
         if "seed" not in meta:
             raise ToolError("this database holds no tournament yet")
         config = stored_config(ServerConfig(db=None, no_deadline=True), meta.get("config"))
-        server = Server(config, seed=int(meta["seed"]))
         tokens = {str(p): str(h) for p, h in conn.execute("SELECT player_id, token_hash FROM players")}
-        inputs = (
-            (seq, kind, table_id, parse_payload(payload))
+        known = read_set_aside(meta.get("set_aside"))
+
+        def inputs() -> Iterator[tuple[int, str, int | None, dict[str, Any]]]:
             for seq, kind, table_id, payload in conn.execute(
-                "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq")
-        )
+                "SELECT seq, kind, table_id, payload FROM inputs ORDER BY seq"
+            ):
+                yield seq, kind, table_id, parse_payload(payload)
+
         try:
-            after = None if watch is None else (lambda seq, kind, tid: watch(server, seq, kind, tid))
-            replay_log(server, inputs, tokens, after=after)
+            server, found = replay_all(lambda: Server(config, seed=int(meta["seed"])), inputs, tokens,
+                                       known=known, watch=watch)
             resume_clock(server, meta.get("clock"))
         except ToolError:
             raise
         except Exception as exc:
             raise ToolError(f"the tournament log cannot be replayed: {exc!r}") from exc
-        return server
+        return server, [text for _, text in sorted(known.items())] + [a.text for a in found]
     finally:
         conn.execute("COMMIT")
 
@@ -404,6 +415,10 @@ def format_standings(data: dict[str, Any]) -> str:
         adj = f", {data['adjustment']:,} in the director's adjustment account" if data["adjustment"] else ""
         lines.append(f"Chips: {data['chips_in_play']:,} in play{extra}{adj}; "
                      f"issued {data['chips_issued']:,} ({check})")
+    if data.get("set_aside"):
+        lines.append("")
+        lines.append("Set aside (could not be replayed, skipped; see the audit table):")
+        lines.extend(f"  {text}" for text in data["set_aside"])
     return "\n".join(lines) + "\n"
 
 
@@ -414,7 +429,7 @@ def run_standings(args: argparse.Namespace) -> int:
         print(f"hickory-server standings: {exc}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        server = load_server(conn)
+        server, set_aside = load_replay(conn)
     except ToolError as exc:
         print(f"hickory-server standings: {args.db}: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -424,6 +439,7 @@ def run_standings(args: argparse.Namespace) -> int:
     finally:
         conn.close()
     data = standings_data(server)
+    data["set_aside"] = set_aside
     if args.format == "json":
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     elif args.format == "csv":

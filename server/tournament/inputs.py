@@ -5,7 +5,8 @@ JSON payload (``server/store.py``), and a restart replays the log through a fres
 ``Tournament`` (``server/recovery.py``): both go through ``apply_input`` here, so a live
 input and its replay cannot differ. Kinds:
 
-- ``register`` ``{player_id, name}``; ``start`` ``{now, deadline}``;
+- ``register`` ``{player_id, name}``; ``start`` ``{now, deadline}``; ``call_floor``
+  ``{now, player_id, message}``;
 - ``begin_hand`` ``{now, deck}`` (the deck as dealt), ``act`` ``{seat, kind, amount,
   automatic}``, ``end_hand`` ``{now}`` (with the table), ``tick`` ``{now}``;
 - ``director`` ``{op, now, reason, ...}``: one director operation (``apply_director``).
@@ -128,6 +129,9 @@ def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, 
     if kind == "tick":
         _need(p, "a tick", "now")
         return t.tick(p["now"])
+    if kind == "call_floor":
+        _need(p, "a call to the floor", "now", "player_id", "message")
+        return t.call_floor(p["now"], p["player_id"], p["message"])
     if table_id is None:
         raise TournamentError(f"a {kind} input needs a table")
     if kind == "begin_hand":

@@ -14,7 +14,6 @@ import trio
 import protocol.messages as m
 from server.config import ServerConfig
 from server.recovery import open_server
-from server.store import Store, StoreError
 from tests.persistence.harness import Bot, check_chips
 
 
@@ -98,16 +97,34 @@ async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(t
     assert any(f"Hand #{hand_no}" in text and "voided" in text for text in heard), heard
 
 
-async def test_a_damaged_log_outside_a_hand_is_refused_clearly(tmp_path):
+async def test_a_damaged_entry_outside_a_hand_is_set_aside_and_the_tournament_goes_on(tmp_path):
+    """A torn registration (a damaged disk) no longer stops every start-up (issue 12): the
+    entry is set aside, reported and kept in the audit, and every restart skips it alike."""
     db = tmp_path / "damaged.db"
     config = _config(db)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
     bots = [Bot(f"p{i}", fake, seed=i, think=0, shove=0, raise_cap=2) for i in range(3)]  # type: ignore[arg-type]
     await _play(config, bots, lambda s: s.tournament.hands_dealt >= 2)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE inputs SET payload='{\"player_id\":' WHERE kind='register' AND seq=(SELECT min(seq) FROM inputs)")
+    seq = conn.execute("SELECT min(seq) FROM inputs WHERE kind='register'").fetchone()[0]
+    conn.execute("UPDATE inputs SET payload='{\"player_id\":' WHERE seq=?", (seq,))
     conn.commit()
     conn.close()
-    with pytest.raises(StoreError, match="the tournament log cannot be replayed"):
-        open_server(config)
-    Store(db).close()  # the refused start released its lock on the file
+    states = []
+    for _ in range(2):
+        server = open_server(config)
+        try:
+            t = server.tournament
+            assert len(t.registered) == 2 and t.phase.value == "running"
+            check_chips(server)
+            states.append((t.hands_dealt, [(s.player_id, s.chips) for s in t.standings()]))
+        finally:
+            assert server.store is not None
+            server.store.close()
+    assert states[0] == states[1]
+    conn = sqlite3.connect(db)
+    aside = json.loads(conn.execute("SELECT value FROM meta WHERE key='set_aside'").fetchone()[0])
+    audit = conn.execute("SELECT action, detail FROM audit WHERE action='set_aside'").fetchall()
+    conn.close()
+    assert list(aside) == [str(seq)] and "registration has no player_id" in aside[str(seq)]
+    assert len(audit) == 1 and f"log entry {seq} (register)" in audit[0][1]  # recorded once

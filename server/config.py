@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from poker.actions import Ruleset
+from server.tournament.errors import TournamentError
 from server.tournament.settings import Settings
 
 
@@ -175,4 +176,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         values["db"] = Path(values["db"])
     if "ruleset" in values:
         values["ruleset"] = Ruleset(values["ruleset"])
-    return ServerConfig(**values)
+    config = ServerConfig(**values)
+    try:
+        config.tournament_settings(None)  # the tournament's own checks, said before starting
+    except TournamentError as exc:
+        raise SystemExit(f"hickory-server: {exc}") from None
+    return config

@@ -203,3 +203,15 @@ def test_a_second_server_process_is_refused_and_the_tools_read_alongside(tmp_pat
     finally:
         first.terminate()
         assert first.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--action-clock", "0.5"], "action_clock is from 1 to 3600 seconds, not 0.5"),
+    (["--schedule", "100/200,100/200"], "blinds rise level by level"),
+    (["--starting-stack", str(2**53)], "starting_stack is a whole number from 1 to"),
+])
+def test_options_the_tournament_refuses_stop_the_start_with_what_is_allowed(tmp_path, flags, said):
+    out = subprocess.run([sys.executable, "-m", "server", "--db", str(tmp_path / "x.db"), "--port", "0", *flags],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert not (tmp_path / "x.db").exists()

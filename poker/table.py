@@ -3,6 +3,19 @@
 Between hands the tournament may seat and unseat players (balancing); during a hand the
 seating is frozen. The odd chips a split leaves behind (``carry``) stay with the table and
 go into the next hand's main pot (interpretation 5).
+
+Who is dealt in, and where the button goes (interpretation 2 and 7, TDA where the rulebook
+is silent; ``deal_plan``):
+- The button moves to the next player to the left of the last button who is dealt in.
+- Going heads-up, nobody posts the big blind twice in a row: if the player who posted the
+  last big blind is one of the two, they take the button (which posts the small blind
+  heads-up). Three players, the button busts: without this the last big blind would post
+  it again.
+- A player who arrives at a table that has dealt (moved to balance, from a broken table,
+  or by the director) is dealt in at once unless that would put them on the button or in
+  the small blind of their first hand there (skipping the big blind): then they wait, seated,
+  until dealing them in no longer does, that is until the button has passed them. Unless
+  fewer than two players would be dealt in without them.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ from .hand import Hand
 class SeatedPlayer:
     player_id: str
     stack: int
+    waiting: bool = False  # arrived, not dealt in until the button has passed them
 
 
 class TableError(Exception):
@@ -44,6 +58,8 @@ class Table:
         self.carry = carry
         self.button = button  # the button of the last hand dealt (None before the first)
         self._button_before = button  # where it was before the hand in progress (a void puts it back)
+        self.last_big_blind: str | None = None  # who posted the big blind of the last hand
+        self._last_big_blind_before: str | None = None  # and before the hand in progress (a void)
         self.seats: dict[int, SeatedPlayer] = {}
         self.hand: Hand | None = None
 
@@ -60,13 +76,16 @@ class Table:
     def empty_seats(self) -> list[int]:
         return [s for s in range(1, self.seat_count + 1) if s not in self.seats]
 
-    def sit(self, seat: int, player_id: str, stack: int) -> None:
+    def sit(self, seat: int, player_id: str, stack: int, *, arriving: bool = False) -> None:
+        """Seat a player. ``arriving``: moved here from elsewhere after the table has dealt,
+        so they are dealt in only where they do not skip the big blind (module docstring)."""
         self._check_idle()
         if not 1 <= seat <= self.seat_count:
             raise TableError(f"seat {seat} does not exist (seats 1 to {self.seat_count})")
         if seat in self.seats:
             raise TableError(f"seat {seat} at table {self.table_id} is taken")
-        self.seats[seat] = SeatedPlayer(player_id=player_id, stack=stack)
+        self.seats[seat] = SeatedPlayer(player_id=player_id, stack=stack,
+                                        waiting=arriving and self.button is not None)
 
     def unsit(self, seat: int) -> SeatedPlayer:
         self._check_idle()
@@ -81,22 +100,58 @@ class Table:
 
     # -- positions ----------------------------------------------------------------------
 
-    def _next_occupied(self, after: int) -> int:
-        occupied = sorted(s for s, p in self.seats.items() if p.stack > 0)
-        return next((s for s in occupied if s > after), occupied[0])
+    def _positions(self, dealt: Sequence[int]) -> tuple[int, int, int]:
+        """(button, small blind, big blind) of a hand dealt to ``dealt`` (sorted seats)."""
+        if self.button is None:
+            button = dealt[0]
+        else:
+            button = next((s for s in dealt if s > self.button), dealt[0])
+            if len(dealt) == 2 and self.last_big_blind is not None:
+                last = self.seat_of(self.last_big_blind)
+                if last is not None and last in dealt:  # going (or staying) heads-up: no big blind twice in a row
+                    button = last
+        i = dealt.index(button)
+        if len(dealt) == 2:
+            return button, button, dealt[1 - i]
+        return button, dealt[(i + 1) % len(dealt)], dealt[(i + 2) % len(dealt)]
+
+    def deal_plan(self, extra: int | None = None) -> tuple[list[int], int, int, int]:
+        """Who the next hand is dealt to, and its button, small and big blind seats (the
+        rules are in the module docstring). ``extra``: an empty seat to imagine an arriving
+        player in. Needs two players with chips."""
+        chips = {s: p for s, p in self.seats.items() if p.stack > 0}
+        arriving = [s for s, p in chips.items() if p.waiting]
+        if extra is not None and extra not in chips:
+            arriving.append(extra)
+        seated = sorted(s for s, p in chips.items() if not p.waiting)
+        if len(seated) + len(arriving) < 2:
+            raise TableError(f"table {self.table_id} needs two players with chips to deal")
+        if len(seated) < 2:
+            every = sorted([*seated, *arriving])
+            return every, *self._positions(every)
+        dealt = sorted([*seated, *arriving])
+        while True:  # arrivals who would skip the big blind wait; fewer arrivals, other positions
+            button, small, big = self._positions(dealt)
+            skipping = [s for s in (button, small) if s in arriving]
+            if not skipping:
+                return dealt, button, small, big
+            dealt.remove(skipping[0])
+
+    def would_wait(self, seat: int) -> bool:
+        """Whether a player arriving in the empty ``seat`` now would have to wait for the
+        button (balancing prefers the seats where they are dealt in at once)."""
+        if self.button is None or sum(1 for p in self.seats.values() if p.stack > 0) < 1:
+            return False
+        dealt, _, _, _ = self.deal_plan(extra=seat)
+        return seat not in dealt
 
     def next_button(self) -> int:
-        """The button of the next hand: the next player to the left of the last button."""
-        if self.button is None:
-            return min(s for s, p in self.seats.items() if p.stack > 0)
-        return self._next_occupied(self.button)
+        """The button of the next hand."""
+        return self.deal_plan()[1]
 
     def next_big_blind(self) -> int:
         """The seat due to post the big blind in the next hand (balancing moves this player)."""
-        button = self.next_button()
-        if sum(1 for p in self.seats.values() if p.stack > 0) == 2:
-            return self._next_occupied(button)
-        return self._next_occupied(self._next_occupied(button))
+        return self.deal_plan()[3]
 
     # -- hands ----------------------------------------------------------------------------
 
@@ -106,16 +161,23 @@ class Table:
     ) -> Hand:
         """Deal the next hand. ``button`` overrides the moving button (first hand, restore)."""
         self._check_idle()
-        players = [(s, p.stack) for s, p in self.seats.items() if p.stack > 0]
-        if len(players) < 2:
-            raise TableError(f"table {self.table_id} needs two players with chips to deal")
-        self._button_before = self.button
-        self.button = button if button is not None else self.next_button()
+        if button is None:
+            dealt, button, _, _ = self.deal_plan()
+        else:
+            dealt = sorted(s for s, p in self.seats.items() if p.stack > 0)
+            if len(dealt) < 2:
+                raise TableError(f"table {self.table_id} needs two players with chips to deal")
+        players = [(s, self.seats[s].stack) for s in dealt]
+        for s in dealt:
+            self.seats[s].waiting = False
+        self._button_before, self._last_big_blind_before = self.button, self.last_big_blind
+        self.button = button
         self.hand = Hand(
             hand_no=hand_no, seats=players, button=self.button, small_blind=small_blind,
             big_blind=big_blind, deck=deck, carried_in=self.carry, ruleset=self.ruleset,
         )
         self.carry = 0
+        self.last_big_blind = self.seats[self.hand.big_blind_seat].player_id
         return self.hand
 
     def void_hand(self) -> Hand:
@@ -128,6 +190,7 @@ class Table:
         self.hand = None
         self.carry = hand.carried_in
         self.button = self._button_before
+        self.last_big_blind = self._last_big_blind_before
         return hand
 
     def finish_hand(self) -> list[tuple[int, SeatedPlayer, int]]:

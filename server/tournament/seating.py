@@ -16,11 +16,17 @@ Tables play concurrently, so the rule only ever takes players from a table betwe
   If that table is in a hand, the break waits for the hand to end, and no balancing move is
   made meanwhile (the break will spread the players anyway). Tables break from the highest
   number down, so the final table is the lowest-numbered one still running.
+
+Where a moved player sits (TDA, as for a new player): any empty seat, drawn at random, but
+never one where they would skip the big blind. ``arrival_seat`` draws among the empty seats
+where they are dealt in at once (not on the button, not in the small blind, of their first
+hand there); if there is none, any empty seat, and the table deals them in once the button
+has passed them (``poker.table``). So a moved player never lands on the button at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import attrs
@@ -108,6 +114,13 @@ def choose(items: Sequence[T], rng: RandomSource) -> T:
     if not items:
         raise ValueError("nothing to choose from")
     return items[rng.randrange(len(items))]
+
+
+def arrival_seat(free: Sequence[int], would_wait: Callable[[int], bool], rng: RandomSource) -> int:
+    """The seat a moved player takes: at random among the ``free`` seats where they are
+    dealt in at once (``would_wait`` is false), else at random among all of them."""
+    at_once = [s for s in free if not would_wait(s)]
+    return choose(at_once or free, rng)
 
 
 def initial_seating(

@@ -1,7 +1,10 @@
 """Places: busts in one hand, players still in by chips, shared places (interpretation 6).
 
 Shared places use competition ranking: two players tied for 9th are both 9th and nobody is
-10th. Busts are placed when they happen, below everyone still in, so a tournament's places
+10th. The winner and the runner-up are single players or nobody (``podium``): players who
+share first place have no winner among them, and the runner-up is the one player in the
+next place after first (third, when two share first), never one who shares first; when
+that next place is shared too, there is no runner-up (TDA: a tie is a tie). Busts are placed when they happen, below everyone still in, so a tournament's places
 stay fixed as it goes on; at the end the players still in take the places above them.
 Busts at two tables whose hands end at different moments are placed in the order the
 hands ended (the tournament has no hand-for-hand play).
@@ -47,3 +50,18 @@ def rank_by_chips(players: Sequence[tuple[str, int]]) -> list[tuple[int, str, in
             place, last = n, chips
         out.append((place, pid, chips))
     return out
+
+
+def podium(standings: Sequence[Standing]) -> tuple[str | None, str | None]:
+    """``(winner, runner_up)``: the player alone in first place, and the player alone in the
+    next place after it; None where a place is shared (or nobody holds it)."""
+
+    def alone(place: int) -> str | None:
+        holders = [s.player_id for s in standings if s.place == place]
+        return holders[0] if len(holders) == 1 else None
+
+    if not standings:
+        return None, None
+    first = [s for s in standings if s.place == standings[0].place]
+    following = next((s.place for s in standings if s.place != first[0].place), None)
+    return alone(first[0].place), None if following is None else alone(following)

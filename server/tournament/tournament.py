@@ -61,7 +61,7 @@ from .floor import Floor
 from .seating import (
     BreakTable,
     TableLoad,
-    choose,
+    arrival_seat,
     initial_seating,
     next_step,
     shuffle,
@@ -69,7 +69,7 @@ from .seating import (
     unsettled,
 )
 from .settings import Settings, is_number
-from .standings import Standing, place_busts, rank_by_chips
+from .standings import Standing, place_busts, podium, rank_by_chips
 
 Events = list[TournamentEvent]
 
@@ -606,11 +606,11 @@ class Tournament:
 
     def _put(self, player_id: str, stack: int, table_id: int, seat: int | None) -> tuple[int, bool]:
         """Seat a player at a table (now if it is between hands, else when its hand ends)."""
-        if seat is None:
-            seat = choose(self._free_seats(table_id), self.rng)
         table = self.tables[table_id]
+        if seat is None:
+            seat = arrival_seat(self._free_seats(table_id), table.would_wait, self.rng)
         if table.hand is None:
-            table.sit(seat, player_id, stack)
+            table.sit(seat, player_id, stack, arriving=True)
             return seat, False
         self._incoming.setdefault(table_id, []).append(
             _Arrival(player_id=player_id, seat=seat, stack=stack)
@@ -647,7 +647,7 @@ class Tournament:
         table = self.tables.get(table_id)
         for a in self._incoming.pop(table_id, []):
             assert table is not None
-            table.sit(a.seat, a.player_id, a.stack)
+            table.sit(a.seat, a.player_id, a.stack, arriving=True)
             events.append(PlayerSeated(player_id=a.player_id, table_id=table_id, seat=a.seat, stack=a.stack))
         return events
 
@@ -720,12 +720,9 @@ class Tournament:
         self.clock.pause(now)
         standings = tuple(self.standings())
         self.phase = Phase.FINISHED
-        winner: str | None = None
-        if standings and (len(standings) == 1 or standings[1].place != 1):
-            winner = standings[0].player_id
+        winner, runner_up = podium(standings)
         self.result = TournamentFinished(
-            at=now, reason=reason, winner=winner,
-            runner_up=standings[1].player_id if len(standings) > 1 else None,
+            at=now, reason=reason, winner=winner, runner_up=runner_up,
             standings=standings, hands=self.hands_dealt,
             carry_to_winner=carry_to_winner, unclaimed_carry=unclaimed,
         )

@@ -488,6 +488,7 @@ def test_a_table_conserves_chips_and_moves_the_button_hand_after_hand(
     for seat, stack in enumerate(stacks, start=1):
         table.sit(seat, f"p{seat}", stack)
     total = sum(stacks)
+    last_big_blind = None
     for hand_no in range(1, 16):
         if table.player_count < 2:
             break
@@ -496,6 +497,9 @@ def test_a_table_conserves_chips_and_moves_the_button_hand_after_hand(
         deck = tuple(shuffled_deck(data.draw(st.randoms(use_true_random=False))))
         hand = table.start_hand(hand_no=hand_no, deck=deck, small_blind=50, big_blind=100)
         assert (hand.button, hand.big_blind_seat) == (expected_button, expected_big_blind)
+        big_blind = table.seats[hand.big_blind_seat].player_id
+        assert big_blind != last_big_blind, f"{big_blind} posts the big blind twice in a row (TDA)"
+        last_big_blind = big_blind
         assert table.total_chips() == total
         setup = Setup(
             seats=hand.starting_stacks,  # (the hand may be over already: blinds all-in)

@@ -979,6 +979,53 @@ def test_moving_button_skips_busted_seat() -> None:
     assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (3, 4, 1)
 
 
+def test_going_heads_up_when_the_button_busts_nobody_posts_the_big_blind_twice() -> None:
+    """TDA (issue 12, defect 7): button 1, small blind 2, big blind 3; the button busts.
+    The moving button would go to seat 2, making seat 3 the big blind again; instead the
+    last big blind takes the button (and the small blind, heads-up)."""
+    table = Table(table_id=1, seat_count=9)
+    for seat, stack in ((1, 300), (2, 10000), (3, 10000)):
+        table.sit(seat, f"p{seat}", stack)
+    deck = stacked_deck([1, 2, 3], 1, {1: "8h4d", 2: "8c8d", 3: "AhAd"}, board=BOARD)
+    hand = table.start_hand(hand_no=1, deck=deck, small_blind=100, big_blind=200, button=1)
+    play(hand, (1, ALL_IN()), (2, F()), (3, C()))
+    assert [s for s, _, _ in table.finish_hand()] == [1]
+    assert (table.next_button(), table.next_big_blind()) == (3, 2)
+    hand = table.start_hand(hand_no=2, deck=list(FULL_DECK), small_blind=100, big_blind=200)
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (3, 3, 2)
+    _fold_to_the_big_blind(hand)
+    table.finish_hand()
+    hand = table.start_hand(hand_no=3, deck=list(FULL_DECK), small_blind=100, big_blind=200)
+    assert (hand.button, hand.big_blind_seat) == (2, 3)  # heads-up goes on alternating
+
+
+def test_an_arriving_player_waits_for_the_button_rather_than_skip_the_big_blind() -> None:
+    """TDA (issue 12, defect 7): a player moved in right after the last button would get
+    the button at once; they wait until it has passed them, then are dealt in."""
+    table = Table(table_id=1, seat_count=9)
+    for seat in (1, 3, 5, 7):
+        table.sit(seat, f"p{seat}", 10000)
+    hand = table.start_hand(hand_no=1, deck=list(FULL_DECK), small_blind=100, big_blind=200, button=1)
+    _fold_to_the_big_blind(hand)
+    table.finish_hand()
+    assert table.would_wait(2) and table.would_wait(4) and not table.would_wait(6)
+    table.sit(2, "new", 10000, arriving=True)  # would be the button: waits
+    table.sit(6, "late", 10000, arriving=True)  # between the big blind and the rest: dealt in
+    positions = []
+    for n in range(2, 7):
+        hand = table.start_hand(hand_no=n, deck=list(FULL_DECK), small_blind=100, big_blind=200)
+        positions.append((tuple(hand.seats), hand.button, hand.small_blind_seat, hand.big_blind_seat))
+        _fold_to_the_big_blind(hand)
+        table.finish_hand()
+    assert positions == [
+        ((1, 3, 5, 6, 7), 3, 5, 6),  # seat 2 waits; seat 6 posts the big blind at once
+        ((1, 2, 3, 5, 6, 7), 5, 6, 7),  # the button has passed seat 2: dealt in, blinds to come
+        ((1, 2, 3, 5, 6, 7), 6, 7, 1),
+        ((1, 2, 3, 5, 6, 7), 7, 1, 2),  # ... and posts the big blind in turn
+        ((1, 2, 3, 5, 6, 7), 1, 2, 3),
+    ]
+
+
 def test_heads_up_after_a_bust_the_button_posts_the_small_blind() -> None:
     table = Table(table_id=1, seat_count=9)
     for seat, stack in ((1, 10000), (2, 10000), (3, 300)):

@@ -34,8 +34,7 @@ def stacked_deck(t: Tournament, table_id: int, holes: Mapping[str, str], board: 
     """A deck that deals ``holes`` (player id -> "AsAh") and ``board`` at the table's next hand;
     everyone else gets spare cards."""
     table = t.table(table_id)
-    button = table.next_button()
-    seats = sorted(s for s, p in table.seats.items() if p.stack > 0)
+    seats, button, _, _ = table.deal_plan()  # a player who arrived may be waiting for the button
     i = seats.index(button)
     order = seats[i + 1 :] + seats[: i + 1]
     board_cards = parse_cards(board)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,7 +151,7 @@ def test_a_table_breaks_when_the_players_fit_in_one_fewer_and_its_players_spread
     check_balanced(t)
     # One more bust: 12 players fit at two tables of 6: the smallest table breaks.
     small = min(t.table_ids(), key=lambda i: (len(t.table(i).seats), -i))
-    w, loser = (player_at(t, small, s) for s in sorted(t.table(small).seats)[:2])
+    w, loser = (player_at(t, small, s) for s in t.table(small).deal_plan()[0][:2])  # dealt in
     _, events = bust(t, small, w, [loser])
     broken = [e for e in events if isinstance(e, TableBroken)]
     assert len(broken) == 1 and broken[0].tables_left == 2
@@ -207,3 +208,44 @@ def test_seating_changes_wait_for_the_end_of_the_hand() -> None:
         assert "in a hand" in str(e)
     else:
         raise AssertionError("dealt twice at one table")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_moved_player_never_skips_the_big_blind_at_the_new_table(seed: int) -> None:
+    """TDA, issue 12 defect 7: a player moved to balance (or from a broken table) is dealt in
+    anywhere but on the button or in the small blind of their first hand at the new table;
+    they wait for the button to pass instead. Before: they could land on the button at once."""
+
+    t = started(45, seed=seed, seats_per_table=6, hands_per_level=4)  # 8 tables of 5 or 6
+    rng = random.Random(seed)
+    randomly_ = randomly(rng)
+    first_hand: dict[str, int] = {}  # moved player -> the table where their first hand is due
+    checked = waited = 0
+    while not t.finished:
+        hands = {tid: t.begin_hand(tid, 0.0) for tid in t.table_ids() if t.can_deal(tid, 0.0)}
+        assert hands
+        for tid, hand in hands.items():
+            table = t.table(tid)
+            dealt = {table.seats[s].player_id: s for s in hand.seats}
+            arrived = [p for p, to in first_hand.items() if to == tid and p in dealt]
+            waiting = [p for p, to in first_hand.items() if to == tid and p not in dealt and table.seat_of(p)]
+            waited += len(waiting)
+            if len(hand.seats) - len(arrived) >= 2:  # else they are dealt in whatever the seat
+                for p in arrived:
+                    assert dealt[p] not in (hand.button, hand.small_blind_seat), (
+                        f"{p} moved to table {tid} and is on the "
+                        f"{'button' if dealt[p] == hand.button else 'small blind'} of their first hand")
+                    checked += 1
+            for p in arrived:
+                del first_hand[p]
+        for tid, hand in hands.items():
+            while not hand.is_over:
+                act_once(t, tid, hand, randomly_)
+            for e in t.end_hand(tid, 0.0):
+                if isinstance(e, PlayerMoved):
+                    first_hand[e.player_id] = e.to_table
+            check_seating(t)
+            check_chips(t)
+            if t.finished:
+                break
+    assert checked >= 10, checked  # the rule was really exercised

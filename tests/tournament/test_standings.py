@@ -111,7 +111,7 @@ def test_at_the_deadline_equal_stacks_share_a_place_and_there_is_no_single_winne
     done = events[-1]
     assert isinstance(done, TournamentFinished) and done.reason is FinishReason.DEADLINE
     assert [(s.place, s.player_id) for s in done.standings] == [(1, "p01"), (2, "p02"), (2, "p03")]
-    assert (done.winner, done.runner_up) == ("p01", "p02")
+    assert (done.winner, done.runner_up) == ("p01", None)  # second place is shared: no one runner-up
     t2 = started(2, deadline=10.0)
     (_, done2) = t2.tick(10.0)
     assert isinstance(done2, TournamentFinished)
@@ -169,3 +169,30 @@ def test_carried_chips_at_the_deadline_belong_to_no_one_and_are_reported() -> No
     assert (done.unclaimed_carry, done.carry_to_winner) == (1, 0)
     assert sum(s.chips for s in done.standings) == 29999
     check_chips(t)
+
+
+def _deadline_with_stacks(deltas: dict[str, int]) -> TournamentFinished:
+    """Four players (10,000 each), chip counts corrected by ``deltas``, then the deadline."""
+    t = started(4)
+    for pid, delta in deltas.items():
+        t.director.correct_chips(1.0, pid, delta, reason="test: set the counts")
+    done = t.director.set_deadline(2.0, 2.0, reason="test: the hall closes")[-1]
+    assert isinstance(done, TournamentFinished) and done.reason is FinishReason.DEADLINE
+    return done
+
+
+def test_a_tie_for_first_at_the_deadline_has_no_winner_and_the_runner_up_is_the_next_place() -> None:
+    """Issue 12, defect 7: the runner-up was whoever was listed second, one who shared first."""
+    done = _deadline_with_stacks({"p01": 500, "p02": 500, "p03": 200})
+    assert [(s.player_id, s.place) for s in done.standings] == [("p01", 1), ("p02", 1), ("p03", 3), ("p04", 4)]
+    assert done.winner is None
+    assert done.runner_up == "p03"  # third place: the next place after the shared first
+
+
+def test_the_runner_up_place_shared_names_no_runner_up_and_everyone_tied_names_neither() -> None:
+    done = _deadline_with_stacks({"p01": 500, "p02": 200, "p03": 200})
+    assert (done.winner, done.runner_up) == ("p01", None)  # p02 and p03 share second
+    done = _deadline_with_stacks({})
+    assert (done.winner, done.runner_up) == (None, None)  # all four share first
+    done = _deadline_with_stacks({"p01": 500, "p02": 200})
+    assert (done.winner, done.runner_up) == ("p01", "p02")

@@ -10,10 +10,17 @@ pokerkit applies ``blinds_or_straddles`` reversed, so there ``p1`` is the big bl
 goes into custom ``_`` fields (the chips carried in and out of the hand, the ruleset) or
 ``# comments`` on an action (automatic actions, and a card shown by choice after the hand).
 
+A check with no choice: when everyone else before the flop is all-in for less than the
+big blind or has folded, the engine rightly asks the big blind nothing (nobody is left to
+bet against), but pokerkit's state still waits for the big blind's check. The export writes
+that check, marked automatic like a timeout (``# automatic (no choice: ...)``), so every
+export replays action by action in pokerkit's state API (``_no_choice_checks``).
+
 One thing PHH cannot say: when the big blind is short, our bet to match stays the full
 big blind (interpretation 2), while pokerkit's is the largest blind actually posted, so
-pokerkit replays a call in such a hand as a smaller call (``tests/engine/test_referee.py``
-counts these hands).
+pokerkit replays a call in such a hand as a smaller call. Those hands are written as they
+are (with the no-choice check where pokerkit waits for one); ``tests/engine/test_referee.py``
+counts the ones pokerkit cannot replay, and docs/rules.md gives the figures.
 
 Hidden information: a full history (``reveal_all=True``, the default for PHH) holds every
 hole card and is for the server's own records and game recall only. Anything sent to a
@@ -33,6 +40,7 @@ from .actions import ActionKind, Ruleset
 from .cards import Card, cards_str
 from .events import (
     ActionTaken,
+    BetsGathered,
     BlindPosted,
     BoardDealt,
     Event,
@@ -41,6 +49,7 @@ from .events import (
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
+    Street,
     UncalledBetReturned,
 )
 
@@ -130,7 +139,10 @@ def to_phh(
 
     actions: list[str] = []
     ended = False
-    for e in events:
+    checks = _no_choice_checks(events, start, order)
+    for i, e in enumerate(events):
+        for seat in checks.get(i, ()):
+            actions.append(f"p{index[seat]} cc # automatic (no choice: nobody left to bet against)")
         if isinstance(e, HoleCardsDealt):
             cards = cards_str(holes[e.seat]) if e.seat in holes else "??" * len(e.cards)
             actions.append(f"d dh p{index[e.seat]} {cards}")
@@ -174,6 +186,61 @@ def to_phh(
     doc["_carried_out"] = end.carried_out
     doc["_ruleset"] = str(info.ruleset)
     return toml_dumps(doc)
+
+
+def _no_choice_checks(events: Sequence[Event], start: HandStarted, order: Sequence[int]) -> dict[int, list[int]]:
+    """The checks pokerkit waits for before the flop that the engine did not ask for, as
+    ``{index in events: [seats]}``: write them before that event.
+
+    pokerkit's betting round (``State._begin_betting``): the players to act are everyone
+    with chips, starting left of the big blind, less those who cannot lose anything more
+    (no other player with chips behind: its "effective stack" is 0); a lone player with
+    nothing to call is not asked. A bet or raise puts everyone else with chips back in the
+    queue; each action takes the actor out. When our engine closes the round while that
+    queue still holds a player with nothing to call, that player's check is the no-choice
+    action. pokerkit's bets are the blinds as posted (a short big blind included), as here.
+    """
+    blinds = {e.blind: e for e in events if isinstance(e, BlindPosted)}
+    if "big" not in blinds:
+        return {}
+    stacks = dict(start.stacks)
+    bets = dict.fromkeys(order, 0)
+    for b in blinds.values():
+        bets[b.seat] += b.amount
+        stacks[b.seat] -= b.amount
+    live = set(order)
+
+    def effective(seat: int) -> int:
+        totals = sorted(bets[s] + stacks[s] for s in order if s in live)
+        return min(stacks[seat], max(0, totals[-2] - bets[seat])) if len(totals) > 1 else 0
+
+    top = max(bets.values())
+    opener = (next(i for i, s in enumerate(order) if bets[s] == top) + 1) % len(order)
+    rotated = list(order[opener:]) + list(order[:opener])
+    queue = [s for s in rotated if stacks[s] > 0 and effective(s) > 0]
+    if len(queue) == 1 and bets[queue[0]] >= top:
+        queue = []
+    for i, e in enumerate(events):
+        if isinstance(e, ActionTaken):
+            if e.street is not Street.PREFLOP:
+                return {}
+            if e.seat in queue:
+                queue.remove(e.seat)
+            stacks[e.seat] -= e.amount
+            bets[e.seat] += e.amount
+            if e.action is ActionKind.FOLD:
+                live.discard(e.seat)
+            if bets[e.seat] > top:  # a bet or raise: everyone else with chips acts again
+                top = bets[e.seat]
+                k = order.index(e.seat)
+                after = list(order[k + 1:]) + list(order[:k])
+                queue = [s for s in after if s in live and stacks[s] > 0]
+            if len(live) <= 1:
+                return {}
+        elif isinstance(e, (BetsGathered, BoardDealt, HandShown, UncalledBetReturned, PotAwarded, HandEnded)):
+            owed = [s for s in queue if s in live and stacks[s] > 0 and bets[s] >= top]
+            return {i: owed} if owed and owed == queue else {}
+    return {}
 
 
 def _phh_action(player: int, e: ActionTaken) -> str:

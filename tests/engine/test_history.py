@@ -147,7 +147,7 @@ def test_phh_of_a_known_hand() -> None:
     assert hh.user_defined_fields == {"_carried_in": 0, "_carried_out": 0, "_ruleset": "hickory"}
     replay = replay_phh(text, hickory=True)
     assert replay.stacks == [12_400, 7_600, 3_000]
-    assert replay.forced_checks == 0
+    assert replay.no_choice_checks == 0
 
 
 def test_the_automatic_mark_reaches_pokerkit_as_commentary() -> None:
@@ -156,6 +156,33 @@ def test_the_automatic_mark_reaches_pokerkit_as_commentary() -> None:
     marked = [op for op in last.operations if op.commentary is not None]
     assert len(marked) == 1 and isinstance(marked[0], pokerkit.Folding)
     assert marked[0].commentary == "automatic (timeout)" and marked[0].player_index == 1
+
+
+@pytest.mark.parametrize("players, checks", [(3, 1), (2, 0)])
+def test_the_big_blinds_no_choice_check_is_written_so_pokerkit_replays_every_line(
+    players: int, checks: int
+) -> None:
+    """Issue 12, defect 6: the button goes all-in for less than the big blind and the small
+    blind folds. Nobody is left to bet against, so the engine asks the big blind nothing;
+    pokerkit's state still waits for a check, which the export now writes, marked
+    automatic. Heads-up (the button's all-in is for less than the big blind posted),
+    pokerkit does not wait either: nothing is written."""
+    seats = [(1, 150), (2, 5_000), (3, 5_000)][:players]
+    deck = stacked_deck([s for s, _ in seats], 1, {1: "AsAd", 2: "7c2d", 3: "9h9s"}, "KdQh3s4c8d")
+    hand = Hand(hand_no=5, seats=seats, button=1, small_blind=100, big_blind=200, deck=deck)
+    hand.act(1, Action.all_in())
+    if players == 3:
+        hand.act(2, Action.fold())
+    assert hand.is_over and hand.legal_actions() is None  # the big blind was asked nothing
+    text = to_phh(hand.events, HandInfo(table_id=1, level=1))
+    actions = tomllib.loads(text)["actions"]
+    written = [a for a in actions if "no choice" in a]
+    assert written == ["p2 cc # automatic (no choice: nobody left to bet against)"] * checks
+    if written:
+        assert actions.index(written[0]) < actions.index("d db KdQh3s")  # before the flop
+    replay = replay_phh(text, hickory=True)  # strictly, line by line: no bridge
+    assert replay.no_choice_checks == checks
+    assert replay.stacks == tomllib.loads(text)["finishing_stacks"]
 
 
 def test_heads_up_phh_puts_the_big_blind_first_and_keeps_blinds_small_big() -> None:

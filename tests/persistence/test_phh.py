@@ -17,8 +17,9 @@ still have to match:
 - the short big blind (TDA): the bet to match stays the full big blind, so the first call
   over an all-in short blind is a completion in pokerkit; heads-up, that call's chips all
   come back, and pokerkit has nobody to act;
-- Hickory does not ask a player to check when nobody left could call a bet; pokerkit does
-  (a check, which moves no chips).
+Hickory does not ask a big blind to check when nobody left could call a bet; pokerkit
+waits for that check, so the export writes it, marked automatic (issue 12, defect 6), and
+it is replayed like every other line.
 """
 
 from __future__ import annotations
@@ -97,13 +98,7 @@ def _replay(hh: HandHistory, ruleset: Ruleset, events: list[Event]) -> tuple[pok
             words = action.split("#")[0].split()
             dealer = words[0] == "d" or words[1] == "sm"
             player = None if words[0] == "d" else int(words[0][1:]) - 1
-            # Hickory does not ask a player to check when nobody left could call a bet;
-            # pokerkit does. A check moves no chips.
-            while state.actor_index is not None and (dealer or state.actor_index != player) \
-                    and state.checking_or_calling_amount == 0:
-                state.check_or_call()
-                bridged += 1
-            if dealer:
+            if dealer or "no choice" in action:  # the no-choice check has no event: Hickory asked nothing
                 parse_action(state, action, hh.parse_value)
                 continue
             assert player is not None

@@ -31,7 +31,7 @@ from server.fanout import (
 from server.house import House, TableCommand, Turn
 from server.journal import wall_clock
 from server.store import Record
-from server.tournament.director import Director
+from server.tournament.inputs import apply_director
 
 log = logging.getLogger("hickory.server")
 
@@ -235,7 +235,7 @@ class TableRunner:
         the hand (replay voids it at the same point), then every seat gets the table anew."""
         h = self.house
         payload = {**payload, "now": h.now()}
-        events = Director(h.tournament).void_hand(payload["now"], self.table_id, reason=payload["reason"])
+        events = apply_director(h.tournament, payload)  # the path its replay takes
         records = h.journal.input("director", payload) + h.journal.audit(events)
         if h.store is not None:
             records.append(Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand.hand_no,)))

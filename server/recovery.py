@@ -24,6 +24,7 @@ from server.app import Server
 from server.clients import PlayerState
 from server.config import ServerConfig
 from server.directing import apply_director
+from server.fairness import replay_input
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 
@@ -130,6 +131,10 @@ def replay_log(
     begin_carry: dict[int, int] = {}
     for seq, kind, table_id, p in inputs:
         last_now = max(last_now, float(p.get("now", last_now) or last_now))
+        # The fair-deck state (commitments, seed lists, the chain); the seating stream.
+        stream = replay_input(server.fair, kind, table_id, p, t.hands_dealt + 1)
+        if stream is not None:
+            t.rng = stream
         if kind == "register":
             pid = p["player_id"]
             t.register(pid, p["name"])

@@ -11,8 +11,9 @@ from typing import Any
 
 import protocol.errors as E
 import protocol.messages as m
+from protocol.codec import newer_field
 from protocol.errors import ProtocolError
-from server import chat, directing, queries, seat_requests, sessions
+from server import chat, dealing, directing, queries, seat_requests, sessions
 from server.clients import Client
 from server.house import House
 
@@ -66,10 +67,16 @@ ROUTES: dict[type, Handler] = {
     m.CallDirector: seat_requests.call_director,
     m.Chat: chat.chat,
     m.DirectorCommand: directing.director_command,
+    m.ClientSeed: dealing.client_seed,
 }
 
 
 async def dispatch(h: House, client: Client, msg: m.ClientMessage) -> None:
     if not client.role and type(msg) not in BEFORE_HANDSHAKE:
         raise ProtocolError(E.HANDSHAKE_REQUIRED, "join, resume, spectate or director first")
+    newer = newer_field(msg, client.version)  # e.g. client_seed, or a newer command, on version 1
+    if newer is not None:
+        raise ProtocolError(E.UNKNOWN_TYPE if "." not in newer else E.UNKNOWN_FIELD,
+                            f"{newer} is not in protocol version {client.version}, which this connection "
+                            "speaks", newer)
     await ROUTES[type(msg)](h, client, msg)

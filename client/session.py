@@ -267,6 +267,7 @@ class ClientSession:
         self._queued = 0  # lines queued on this connection
         self._written = 0  # lines of those put on the wire
         self._next_id = 0
+        self._version = SUPPORTED_VERSIONS[0]  # the negotiated protocol version, once chosen
         self._ping_sent: dict[str, float] = {}
         self._kick: trio.CancelScope | None = None
         self._drop_reason = "dropped"
@@ -309,7 +310,7 @@ class ClientSession:
 
     def _put(self, ch: trio.MemorySendChannel[bytes], msg: m.ClientMessage) -> bool:
         try:
-            ch.send_nowait(encode(msg) + b"\n")
+            ch.send_nowait(encode(msg, self._version) + b"\n")
         except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             self.stats.dropped_sends += 1
             return False
@@ -324,7 +325,7 @@ class ClientSession:
             self.stats.dropped_sends += 1
             return False
         try:
-            await ch.send(encode(msg) + b"\n")
+            await ch.send(encode(msg, self._version) + b"\n")
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.stats.dropped_sends += 1
             return False
@@ -567,6 +568,7 @@ class ClientSession:
                 f"the server speaks protocol {hello.protocol!r}, not {PROTOCOL_NAME!r}"
             )
         version = choose_version(hello.versions, self.versions)
+        self._version = version  # what this connection's lines are written in
         self._put(send_ch, self._handshake_message(version))
         with trio.move_on_after(self.handshake_timeout) as scope:
             while True:

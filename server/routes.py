@@ -11,7 +11,6 @@ from typing import Any
 
 import protocol.errors as E
 import protocol.messages as m
-from protocol.codec import newer_field
 from protocol.errors import ProtocolError
 from server import chat, dealing, directing, queries, seat_requests, sessions
 from server.clients import Client
@@ -74,9 +73,4 @@ ROUTES: dict[type, Handler] = {
 async def dispatch(h: House, client: Client, msg: m.ClientMessage) -> None:
     if not client.role and type(msg) not in BEFORE_HANDSHAKE:
         raise ProtocolError(E.HANDSHAKE_REQUIRED, "join, resume, spectate or director first")
-    newer = newer_field(msg, client.version)  # e.g. client_seed, or a newer command, on version 1
-    if newer is not None:
-        raise ProtocolError(E.UNKNOWN_TYPE if "." not in newer else E.UNKNOWN_FIELD,
-                            f"{newer} is not in protocol version {client.version}, which this connection "
-                            "speaks", newer)
     await ROUTES[type(msg)](h, client, msg)

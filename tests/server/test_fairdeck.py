@@ -24,6 +24,7 @@ from client.bot import Bot
 from client.tui.render import render_header
 from poker import fairdeck as fd
 from poker.cards import Card, parse_card
+from protocol.codec import encode
 from server.app import Server
 from server.clients import Client
 from server.fairness import REVEAL_BATCH, FairDealer, HandDraw, reveal_messages
@@ -172,9 +173,10 @@ async def test_version_1_connections_see_none_of_it_and_are_not_waited_for(
             for p in old:
                 n.start_soon(p.run, first_hand_dealt)
         # A version 2 message on a version 1 connection is refused as unknown.
-        await old[0].client.send(m.ClientSeed(id=3, draw="deck", table=1, number=1, commit="0" * 64, seed="ab" * 16))
+        seed = m.ClientSeed(id=3, draw="deck", table=1, number=1, commit="0" * 64, seed="ab" * 16)
+        await old[0].client.send_raw(encode(seed, 2) + b"\n")
         err = await old[0].client.recv_until(m.Error)
-        assert err.code == E.UNKNOWN_TYPE and "not in protocol version 1" in err.message
+        assert err.code == E.UNKNOWN_TYPE and "version 2" in err.message
         # A spectator has no seed to give.
         watcher = await RawClient.connect(port)
         await watcher.spectate(1, version=2)
@@ -267,7 +269,7 @@ async def test_a_server_that_deals_another_deck_than_it_committed_to_is_caught_b
         assert "the committed deck" in failed[0].detail
         assert len(b.decks.report.verified) == len(b.decks.report.checks) - 1
         # The player is told: the header and the log.
-        header = "".join(text for _, text, *_ in render_header(b.model, 200, 0.0))
+        header = "".join(text for line in render_header(b.model, 200, 0.0) for _, text, *_ in line)
         assert "DECK CHECK FAILED" in header
         assert any(line.startswith("DECK CHECK FAILED") and f"#{cheated}" in line for line in b.model.log)
 
@@ -288,7 +290,7 @@ async def test_an_honest_tournament_verifies_on_every_hand_and_the_header_says_s
         if b.place == 1:  # the winner saw every deal (a busted player sees none after)
             assert len(report.checks) == len(server.fair.dealt)
         assert report.chain == server.fair.chain.hex()
-        header = "".join(text for _, text, *_ in render_header(b.model, 200, 0.0))
+        header = "".join(text for line in render_header(b.model, 200, 0.0) for _, text, *_ in line)
         assert "deck \u2713" in header
 
 

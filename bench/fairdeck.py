@@ -91,10 +91,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         for i in range(n):
             draw = fair.draw_for(fd.DECK, 1, i + 1)
             c = fair.commit(draw, system.randbytes(fd.SERVER_SEED_BYTES))
-            encode(commit_message(c, 1.0))
+            encode(commit_message(c, 1.0), 2)
             deck = fair.deck(draw, c.server_seed, seeds[i])
             done = fair.dealt_now(c, seeds[i], i + 1, deck)
-            encode(seeds_message(done))
+            encode(seeds_message(done), 2)
             events, result = finished[i]
             fair.events_stored(1, rows[i])
             fair.chain_hand(1, events, result)

@@ -45,6 +45,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/protocol.py
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/persistence.py
+	$(BIN)/python bench/fairdeck.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

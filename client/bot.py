@@ -23,6 +23,8 @@ from pathlib import Path
 
 import trio
 
+from client.deckcheck import DeckLog
+from client.deckfile import recording_log
 from client.model import ClientModel, ConnectionState, situation_from_model
 from client.session import ClientSession, SessionClosed, SessionRefused
 from client.strategies import Strategy, make_strategy
@@ -63,10 +65,24 @@ class Bot:
         stop_when_finished: bool = True,
         clock: Callable[[], float] = time.perf_counter,
         on_message: Callable[[m.ServerMessage, float], None] | None = None,
+        deck_record: str | Path | None = None,
+        keep_decks: bool = False,
         **session_options: object,
     ) -> None:
         self.name = name
         self.rng = random.Random(seed)
+        # The bot's seeds for the server's draws: from its own seeded RNG when it has a
+        # seed (repeatable runs, tests), else from the OS CSPRNG (the session's default).
+        if seed is not None:
+            seed_rng = random.Random(f"{seed}/deck-seeds")
+            session_options.setdefault("seed_source", lambda: seed_rng.randbytes(32))
+        self.token_file = Path(token_file) if token_file is not None else None
+        # Keeping the deck record (docs/fairness.md) costs memory per hand: only on request.
+        # A bot coming back with its token goes on with its record; a new one starts afresh.
+        self.decks: DeckLog | None = None
+        if deck_record is not None or keep_decks:
+            path = Path(deck_record) if deck_record is not None else None
+            self.decks = recording_log(path, fresh=self._read_token() is None)
         if isinstance(strategy, str):
             strategy = make_strategy(strategy, random.Random(self.rng.getrandbits(64)))
         self.strategy = strategy
@@ -74,13 +90,14 @@ class Bot:
         self.time_budget = time_budget
         self.think = think
         self.stop_when_finished = stop_when_finished
-        self.token_file = Path(token_file) if token_file is not None else None
         self._on_message = on_message
         token = self._read_token()
+        given = session_options.pop("model", None)
+        self._given_model = given if isinstance(given, ClientModel) else None
         session_options.setdefault("skip_types", SKIP)
         self.session = ClientSession(
             host, port, name=name, password=password, token=token,
-            on_message=self._seen, **session_options,  # type: ignore[arg-type]
+            on_message=self._seen, model=self._new_model(), **session_options,  # type: ignore[arg-type]
         )
         self.place: int | None = None
         self.refused: str | None = None
@@ -96,6 +113,14 @@ class Bot:
     @property
     def model(self) -> ClientModel:
         return self.session.model
+
+    def _new_model(self) -> ClientModel:
+        """The model a session feeds: one given (tests), else a new one; either way with
+        the bot's deck record when it keeps one."""
+        model = self._given_model if self._given_model is not None else ClientModel()
+        if self.decks is not None and model.decks is None:
+            model.decks = self.decks
+        return model
 
     # -- token ------------------------------------------------------------------------------
 
@@ -190,7 +215,7 @@ class Bot:
             self.refused = None
             self.session = ClientSession(
                 self._host, self._port, name=self.name, password=self._password,
-                on_message=self._seen, **self._session_options,  # type: ignore[arg-type]
+                on_message=self._seen, model=self._new_model(), **self._session_options,  # type: ignore[arg-type]
             )
             place = await self._run_session()
         return place

@@ -218,6 +218,7 @@ async def _play(args: argparse.Namespace, host: str, port: int) -> int:
             seed=None if args.seed is None else args.seed + i,
             token_file=token_dir / f"{name}.token" if token_dir is not None else None,
             password=args.password, think=args.think,
+            deck_record=_record_path(args.deck_record, name, len(names)),
         )
         for i, name in enumerate(names)
     ]
@@ -237,7 +238,19 @@ async def _play(args: argparse.Namespace, host: str, port: int) -> int:
             print(f"{b.name}: stopped before the end ({b.session.model.connection_reason})")
         else:
             print(f"{b.name}: place {b.place}")
+        report = b.decks.report if b.decks is not None else None
+        if report is not None:
+            print(f"{b.name}: {report.summary()}")
+            if report.failed:
+                status = 1
     return status
+
+
+def _record_path(given: Path | None, name: str, count: int) -> Path | None:
+    """``--deck-record``: the file itself for one bot, a directory of NAME.jsonl for several."""
+    if given is None:
+        return None
+    return given if count == 1 else given / f"{name}.jsonl"
 
 
 async def _cancel_when_stdin_closes(scope: trio.CancelScope) -> None:
@@ -286,6 +299,9 @@ def _play_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=0.0, help="seconds to wait before each action")
     p.add_argument("--token-dir", type=Path,
                    help="keep each bot's session token here, so a restarted bot resumes its seat")
+    p.add_argument("--deck-record", type=Path, metavar="FILE",
+                   help="record what the bot saw of every deck, for 'hickory verify FILE' "
+                   "(docs/fairness.md); with --count, a directory of NAME.jsonl files")
     # For a parent that runs the bots (hickory-server --bots): stop when it goes away.
     p.add_argument("--until-stdin-closes", action="store_true", help=argparse.SUPPRESS)
     return p

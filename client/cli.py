@@ -3,11 +3,15 @@
     hickory [HOST[:PORT]] --name NAME [--password P]     play (join, or come back)
     hickory [HOST[:PORT]] --spectate [TABLE]             watch, no hole cards
     hickory [HOST[:PORT]] --director SECRET              run the tournament
+    hickory verify RECORD                                check every deck you were dealt from
 
 The session token a join earns is saved per server and name in the user's config
 directory (``$XDG_CONFIG_HOME/hickory/tokens.json``, else ``~/.config/hickory/``, mode
 0600), so starting the client again puts the player back in their seat, mid-hand if need
-be. The network side is a ``ClientSession`` running in Trio guest mode on the asyncio loop
+be. A player's client also records what it sees of every deck (docs/fairness.md) in
+``decks/HOST_PORT_NAME.jsonl`` there (``--deck-record``), checks every hand once the
+server reveals its seeds, and ``hickory verify RECORD`` checks such a record again.
+The network side is a ``ClientSession`` running in Trio guest mode on the asyncio loop
 prompt_toolkit draws from: one thread, no locks; key handlers queue messages with
 ``send_nowait`` and the session invalidates the screen after every change.
 """
@@ -30,6 +34,8 @@ from typing import Any, get_args
 import trio
 from prompt_toolkit.application import Application
 
+from client.deckcheck import DeckLog
+from client.deckfile import default_record_path, main_verify, recording_log
 from client.model import ClientModel, ConnectionState
 from client.session import ClientSession
 from client.tui.app import create_application, note_server_message
@@ -226,6 +232,14 @@ class Client:
             if args.name is not None:
                 token = self.tokens.get(self.server_key, args.name)
             self.model.me.token = token
+            if args.name is not None:
+                # A join starts a new record (a new tournament); a resume goes on with it.
+                path = args.deck_record or default_record_path(config_dir(), self.host, self.port, args.name)
+                try:
+                    self.model.decks = recording_log(path, fresh=token is None)
+                except (OSError, ValueError) as exc:
+                    self.model.decks = DeckLog()
+                    self.ui.say(f"cannot keep the deck record in {path}: {exc}")
             session = ClientSession(
                 self.host,
                 self.port,
@@ -353,14 +367,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ascii", action="store_true", help="plain letters for suits (As Kh), no symbols")
     p.add_argument("--no-confirm", action="store_true",
                    help="do not ask before going all in or quitting during a hand")
+    p.add_argument("--deck-record", type=Path, metavar="FILE",
+                   help="where to record every deck you are dealt from, for 'hickory verify FILE' "
+                   "(default: decks/HOST_PORT_NAME.jsonl in the config directory)")
     p.add_argument("--token-file", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--practice", action="store_true", help=argparse.SUPPRESS)  # make play
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "verify":
+        return main_verify(args_list[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     roles = [args.name is not None, args.spectate is not None, args.director is not None]
     if sum(roles) != 1:
         parser.error("give --name NAME to play, or --spectate, or --director SECRET (one of them)")

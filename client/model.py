@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import attrs
 
+from client.deckcheck import DeckLog
 from client.strategies.base import SeenAction, Situation, opponent
 from poker.actions import Action, ActionKind, LegalActions
 from poker.cards import Card, parse_card
@@ -328,9 +329,12 @@ class ClientModel:
     - ``last_error``: the last ``Error``; ``goodbye``: the server's goodbye reason
     - ``last_seq``, ``needs_resync``, ``resync_requested``, ``gaps``: sequence tracking
     - ``changes``: incremented by every update, so a view can tell it must redraw
+    - ``decks``: the fair-deck record and its checks (``client.deckcheck.DeckLog``) when the
+      client keeps one; its verdict is also written to the log once the seeds are revealed
     """
 
-    def __init__(self, *, log_lines: int = LOG_LINES) -> None:
+    def __init__(self, *, log_lines: int = LOG_LINES, decks: DeckLog | None = None) -> None:
+        self.decks = decks  # the fair-deck record and checks, when this client keeps them
         self.connection = ConnectionState.CONNECTING
         self.connection_reason: str | None = None
         self.reconnects = 0
@@ -460,6 +464,9 @@ class ClientModel:
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
             handler(self, msg, now)
+        if self.decks is not None:
+            for line in self.decks.received(msg):
+                self._say(line)
         self._changed()
 
     def skipped(self, seq: int | None) -> None:

@@ -123,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"make play: {exc}\n--- server log ---\n{log_tail(log_path)}", file=sys.stderr)
                 return 1
             client_args = [f"127.0.0.1:{port}", "--name", args.name,
-                           "--token-file", str(tmpdir / "tokens.json"), "--practice"]
+                           "--token-file", str(tmpdir / "tokens.json"), "--practice",
+                           "--deck-record", str(tmpdir / "decks.jsonl")]
             if args.ascii:
                 client_args.append("--ascii")
             code = cli.main(client_args)

@@ -32,6 +32,7 @@ import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 import attrs
 import trio
@@ -190,7 +191,9 @@ class ClientSession:
     ``on_message(msg, now)`` after each server message is applied. Timing: ``ping_interval``
     seconds without sending anything sends a ping; ``idle_timeout`` seconds without hearing
     anything drops the connection (then it reconnects); ``backoff_initial`` doubles per
-    failed attempt up to ``backoff_max``. Server messages whose type is in ``skip_types``
+    failed attempt up to ``backoff_max``. A player answers every ``deck_commit`` with a seed
+    from ``seed_source`` (32 bytes from the OS CSPRNG by default; docs/fairness.md), and
+    ``model.decks``, when the model keeps one, records it. Server messages whose type is in ``skip_types``
     are not decoded or applied (the bots skip ``lobby``: decoding a big lobby on every
     hand's end for each of a few hundred bots in one process costs more than the game).
     """
@@ -221,6 +224,7 @@ class ClientSession:
         model: ClientModel | None = None,
         skip_types: frozenset[str] = frozenset(),
         first_connect_final: bool = False,
+        seed_source: Callable[[], bytes] | None = None,
     ) -> None:
         chosen = [name is not None or token is not None, spectate, director_secret is not None]
         if sum(chosen) != 1:
@@ -248,6 +252,8 @@ class ClientSession:
         self.first_connect_final = first_connect_final
         self.replaced = False  # another connection took this seat over with the token
         self.chosen_token: str | None = None  # the token this client's join offers (version 2)
+        # Our seeds for the server's draws: the OS CSPRNG (tests and seeded bots inject one).
+        self.seed_source = seed_source if seed_source is not None else partial(secrets.token_bytes, 32)
         self.model = model if model is not None else ClientModel()
         if token is not None:
             self.model.me.token = token
@@ -261,6 +267,7 @@ class ClientSession:
         self._queued = 0  # lines queued on this connection
         self._written = 0  # lines of those put on the wire
         self._next_id = 0
+        self._version = SUPPORTED_VERSIONS[0]  # the negotiated protocol version, once chosen
         self._ping_sent: dict[str, float] = {}
         self._kick: trio.CancelScope | None = None
         self._drop_reason = "dropped"
@@ -303,7 +310,7 @@ class ClientSession:
 
     def _put(self, ch: trio.MemorySendChannel[bytes], msg: m.ClientMessage) -> bool:
         try:
-            ch.send_nowait(encode(msg) + b"\n")
+            ch.send_nowait(encode(msg, self._version) + b"\n")
         except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             self.stats.dropped_sends += 1
             return False
@@ -318,7 +325,7 @@ class ClientSession:
             self.stats.dropped_sends += 1
             return False
         try:
-            await ch.send(encode(msg) + b"\n")
+            await ch.send(encode(msg, self._version) + b"\n")
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.stats.dropped_sends += 1
             return False
@@ -561,6 +568,7 @@ class ClientSession:
                 f"the server speaks protocol {hello.protocol!r}, not {PROTOCOL_NAME!r}"
             )
         version = choose_version(hello.versions, self.versions)
+        self._version = version  # what this connection's lines are written in
         self._put(send_ch, self._handshake_message(version))
         with trio.move_on_after(self.handshake_timeout) as scope:
             while True:
@@ -607,12 +615,25 @@ class ClientSession:
             self._apply(msg)
             if isinstance(msg, m.ServerPing):
                 self.send_nowait(m.Pong(nonce=msg.nonce))
+            elif isinstance(msg, m.DeckCommit):
+                self._answer_commit(msg)
             elif isinstance(msg, m.Error) and msg.fatal:
                 if msg.code in FATAL_CODES:
                     raise SessionRefused(f"{msg.message} ({msg.code})", msg.code)
                 raise _Drop(f"the server closed the connection: {msg.message} ({msg.code})")
             if self.model.needs_resync and not self.model.resync_requested:
                 self._request_resync()
+
+    def _answer_commit(self, msg: m.DeckCommit) -> None:
+        """A player adds a fresh seed of its own to every draw (docs/fairness.md), at once:
+        the server fixed its seed before it sent the commitment, so it cannot pick a deck
+        against ours, and sending late only means ours is not counted."""
+        if self.model.me.role != "player":
+            return
+        seed = m.ClientSeed(draw=msg.draw, table=msg.table, number=msg.number, commit=msg.commit,
+                            seed=self.seed_source().hex())
+        if self.send_nowait(seed) and self.model.decks is not None:
+            self.model.decks.sent(seed)
 
     def _request_resync(self) -> None:
         """A line was lost: ask again for what the lost line might have changed."""

@@ -9,6 +9,9 @@ from protocol.commands import (
 )
 from protocol.fields import (
     ActionKind,
+    ClientSeedHex,
+    Digest,
+    DrawKind,
     Message,
     Name,
     Nonce,
@@ -292,6 +295,34 @@ class Goodbye:
     reason: Reason | None = None
 
 
+@attrs.frozen(kw_only=True)
+class ClientSeed:
+    """Your seed for a draw, in answer to deck_commit (protocol version 2).
+
+    Send fresh random bytes (16 to 32; e.g. ``secrets.token_hex(32)``) as soon as the
+    deck_commit arrives, never before: the server has fixed its own seed by then, so it
+    cannot choose a deck against yours. A seed that comes after the window is ignored, with
+    no error (an ack if it had an id): seeds_received shows whether yours counted. Sending
+    none is fine.
+
+    Attributes:
+        draw: deck or seating, from the deck_commit
+        table: from the deck_commit
+        number: from the deck_commit
+        commit: the commitment you answer, from the deck_commit
+        seed: your seed, 32 to 64 lowercase hex digits
+    """
+
+    TYPE: ClassVar[str] = "client_seed"
+    SINCE: ClassVar[int] = 2
+    id: int | None = None
+    draw: DrawKind
+    table: int
+    number: int
+    commit: Digest
+    seed: ClientSeedHex
+
+
 ClientMessage = (
     Join
     | Resume
@@ -310,6 +341,7 @@ ClientMessage = (
     | Ping
     | Pong
     | Goodbye
+    | ClientSeed
 )
 Handshake = Join | Resume | Spectate | DirectorLogin
 """The client messages that open a session; each names the protocol version."""

@@ -256,6 +256,16 @@ class LateRegistrationCommand:
     reason: Reason
 
 
+@attrs.frozen(kw_only=True)
+class RevealCommand:
+    """Send the revealed server seeds (``reveal``) again to everyone connected; only
+    once the tournament is over (protocol version 2)."""
+
+    TYPE: ClassVar[str] = "reveal"
+    SINCE: ClassVar[int] = 2
+    reason: Reason
+
+
 Command = (
     StartCommand
     | PauseCommand
@@ -272,6 +282,7 @@ Command = (
     | AwardCommand
     | LateRegistrationCommand
     | VoidHandCommand
+    | RevealCommand
 )
 COMMAND_TAG = "op"
 

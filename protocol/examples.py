@@ -15,6 +15,11 @@ from protocol.messages import PROTOCOL_NAME, SUPPORTED_VERSIONS
 TOURNAMENT = "Friday Night Hickory"
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan")
 TOKEN = "q7ZcR2kV9xLmP4tW"
+TOURNAMENT_ID = "3f9c0a1b2d4e5f60"
+SERVER_SEED = "c6818db00844ed33dd0449025d6ab41f0918049ea71355ee7ab19f23c7059932"
+COMMIT = "ba9920ece0b7824ee9dca07e9ef0ca0f084d0d898a56cd204fb016cece74e237"
+"""The commitment to SERVER_SEED for table 1's 12th hand (docs/fairness.md)."""
+CHAIN = "5b1d9e0c4a7f3e2d8c6b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"
 
 LEVEL = m.Level(index=3, small_blind=50, big_blind=100)
 SCHEDULE = (
@@ -185,6 +190,7 @@ COMMAND_EXAMPLES: list[m.Command] = [
     m.AwardCommand(title="Best bluff", player_id=2, reason="seven-high on the river"),
     m.LateRegistrationCommand(until_level=4, reason="two friends are on their way"),
     m.VoidHandCommand(table=2, reason="the deck was exposed when the dealer's screen was shared"),
+    m.RevealCommand(reason="a player lost the reveal"),
 ]
 """One example of every director command."""
 
@@ -206,6 +212,8 @@ CLIENT_EXAMPLES: list[m.ClientMessage] = [
     m.Ping(id=26, nonce="k1"),
     m.Pong(id=None, nonce="s9"),
     m.Goodbye(id=None, reason="off to bed"),
+    m.ClientSeed(id=None, draw="deck", table=1, number=12, commit=COMMIT,
+                 seed="2bd806c97f0e00af1a1fc3328fa763a9"),
 ]
 """Every client message type (director_command once per command)."""
 
@@ -342,6 +350,22 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
            seq=28),
     m.BetReturned(table=1, hand_no=42, seat=7, amount=600, seq=29),
     m.TableBroken(table=2, tables=(1,), seq=30),
+    m.DeckCommit(draw="deck", tournament=TOURNAMENT_ID, table=1, number=12, commit=COMMIT,
+                 window_ms=1000, seq=31),
+    m.SeedsReceived(
+        draw="deck", table=1, number=12, commit=COMMIT, hand_no=42,
+        seeds=(
+            m.SeedEntry(seat=1, player_id=1, seed="2bd806c97f0e00af1a1fc3328fa763a9"),
+            m.SeedEntry(seat=2, player_id=2, seed=None),
+        ),
+        seq=32,
+    ),
+    m.Reveal(
+        tournament=TOURNAMENT_ID,
+        draws=(m.RevealedDraw(draw="deck", table=1, number=12, hand_no=42, commit=COMMIT,
+                              server_seed=SERVER_SEED),),
+        chain=CHAIN, final=True, seq=33,
+    ),
 ]
 """Every server message type."""
 

@@ -92,11 +92,18 @@ TableNo = Annotated[int, Least(1)]
 """A table number: tables are numbered from 1."""
 SeatNo = Annotated[int, Least(1)]
 """A seat number: seats are numbered from 1 to the table's max_seats."""
+Digest = Annotated[str, Text(64, 64, pattern="^[0-9a-f]{64}$")]
+"""A SHA-256 value or a 32-byte seed, as 64 lowercase hex digits."""
+ClientSeedHex = Annotated[str, Text(32, 64, pattern="^([0-9a-f]{2}){16,32}$")]
+"""A player's seed for a draw: 16 to 32 random bytes as lowercase hex."""
+TournamentId = Annotated[str, Text(1, 64, pattern="^[0-9a-z]+$")]
+"""The tournament's id in the fair-deck scheme: random, fixed when it was created."""
 
 ActionKind = Literal["fold", "check", "call", "bet", "raise", "all_in"]
 Street = Literal["preflop", "flop", "turn", "river"]
 Role = Literal["player", "spectator", "director"]
 Scope = Literal["table", "lobby"]
+DrawKind = Literal["deck", "seating"]
 
 FIELD_DOCS: dict[str, str] = {
     "id": "request id chosen by the client, echoed by the server's reply; null if none",

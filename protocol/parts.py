@@ -7,6 +7,9 @@ import attrs
 from protocol.fields import (
     ActionKind,
     Card,
+    ClientSeedHex,
+    Digest,
+    DrawKind,
     Name,
     SeatNo,
     ServerText,
@@ -329,3 +332,40 @@ class HandRecord:
     stacks: tuple[SeatStack, ...]
 
 
+
+
+@attrs.frozen(kw_only=True)
+class SeedEntry:
+    """One player's place in a draw's seed list (docs/fairness.md).
+
+    Attributes:
+        seat: the seat at the table (0 in the seat draw, before anyone has a seat)
+        player_id: whose seed it is
+        seed: the seed the server received in time (hex), or null if none came
+    """
+
+    seat: int
+    player_id: int
+    seed: ClientSeedHex | None
+
+
+@attrs.frozen(kw_only=True)
+class RevealedDraw:
+    """A draw's server seed, revealed once no card it decides can still be hidden.
+
+    Attributes:
+        draw: deck (a hand) or seating (the seat draw and every later seating draw)
+        table: the table (0 for the seat draw)
+        number: which hand at that table (1 for its first; 0 for the seat draw)
+        hand_no: the hand this deck was dealt to (null for the seat draw)
+        commit: the commitment sent before the draw
+        server_seed: the server's seed (64 hex digits): SHA-256 of the draw and this seed
+            is the commitment, and with the seed list it gives the deck
+    """
+
+    draw: DrawKind
+    table: int
+    number: int
+    hand_no: int | None
+    commit: Digest
+    server_seed: Digest

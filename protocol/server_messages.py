@@ -7,6 +7,8 @@ import attrs
 from protocol.fields import (
     ActionKind,
     Card,
+    Digest,
+    DrawKind,
     ErrorCode,
     Message,
     Name,
@@ -20,6 +22,7 @@ from protocol.fields import (
     Timestamp,
     Title,
     Token,
+    TournamentId,
     since,
 )
 from protocol.parts import (
@@ -30,9 +33,11 @@ from protocol.parts import (
     LobbyTable,
     Place,
     Pot,
+    RevealedDraw,
     ScheduleLevel,
     SeatStack,
     SeatView,
+    SeedEntry,
     Trophy,
     Winner,
 )
@@ -740,6 +745,92 @@ class TableBroken:
     seq: int | None = None
 
 
+@attrs.frozen(kw_only=True)
+class DeckCommit:
+    """The server's commitment to its seed for the next draw (protocol version 2).
+
+    Sent to a table's players and watchers before each hand, and to every player before
+    the seat draw. A player's client answers with ``client_seed`` at once; the server
+    waits at most ``window_ms`` for the seeds, then lists them in ``seeds_received`` and
+    draws. After the tournament, ``reveal`` gives the server seed, and the commitment,
+    the seed list and the cards seen can be checked (docs/fairness.md). The same draw
+    may be committed again with the same value after a restart.
+
+    Attributes:
+        draw: deck (the next hand at ``table``) or seating (the seat draw)
+        tournament: the tournament's id in the scheme
+        table: the table (0 for the seat draw)
+        number: which hand at that table this deck is for (1 for its first hand); 0 for
+            the seat draw
+        commit: SHA-256 of the draw and the server's seed (64 hex digits)
+        window_ms: how long the server waits for seeds, in milliseconds
+    """
+
+    TYPE: ClassVar[str] = "deck_commit"
+    SINCE: ClassVar[int] = 2
+    draw: DrawKind
+    tournament: TournamentId
+    table: int
+    number: int
+    commit: Digest
+    window_ms: int
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class SeedsReceived:
+    """The seeds the server will draw with, sent before the draw (protocol version 2).
+
+    Check that yours is there: a seed that came too late is listed as null.
+
+    Attributes:
+        draw: deck or seating, as in the deck_commit
+        table: the table (0 for the seat draw)
+        number: as in the deck_commit
+        commit: the commitment these seeds answer
+        hand_no: the hand this deck is dealt to (null for the seat draw); its hand_started
+            follows
+        seeds: one entry per player dealt in, in seat order (for the seat draw: every
+            entrant, in the order they registered)
+    """
+
+    TYPE: ClassVar[str] = "seeds_received"
+    SINCE: ClassVar[int] = 2
+    draw: DrawKind
+    table: int
+    number: int
+    commit: Digest
+    hand_no: int | None
+    seeds: tuple[SeedEntry, ...]
+    seq: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Reveal:
+    """The server seeds of the tournament's draws, once it is over (protocol version 2).
+
+    Sent to every connection after tournament_finished (in several lines when there are
+    many draws; ``final`` marks the last), to connections made after the end, and again
+    when the director asks. Never during play: a seed shows every card of its hand,
+    folded hands and the undealt board included.
+
+    Attributes:
+        tournament: the tournament's id in the scheme
+        draws: revealed draws, in the order they were dealt
+        chain: the hash chain over the hands played, as it ends (docs/fairness.md):
+            the host's verify prints the same value
+        final: true on the last reveal line
+    """
+
+    TYPE: ClassVar[str] = "reveal"
+    SINCE: ClassVar[int] = 2
+    tournament: TournamentId
+    draws: tuple[RevealedDraw, ...]
+    chain: Digest
+    final: bool
+    seq: int | None = None
+
+
 ServerMessage = (
     Hello
     | Welcome
@@ -772,5 +863,8 @@ ServerMessage = (
     | Turn
     | BetReturned
     | TableBroken
+    | DeckCommit
+    | SeedsReceived
+    | Reveal
 )
 

@@ -5,6 +5,7 @@
     hickory-server history --db PATH [...]                   export hands
     hickory-server standings --db PATH                       print standings
     hickory-server director-secret --db PATH                 a new director secret
+    hickory-server verify --db PATH                          check every deck and the hand chain
 
 Adding a tool is one function and one parser entry in ``SUBCOMMANDS``.
 """
@@ -56,6 +57,9 @@ def _subcommands() -> list[Subcommand]:
     from server import director_key
 
     subs.append(("director-secret", director_key.add_arguments, director_key.run))
+    from server.verify import add_verify_arguments, run_verify
+
+    subs.append(("verify", add_verify_arguments, run_verify))
     return subs
 
 

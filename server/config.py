@@ -42,6 +42,7 @@ class ServerConfig:
     password: str | None = None
     director_secret: str | None = None  # None: generated and printed at start-up
     hand_pause: float = 2.0  # seconds between hands, so people can see how a hand ended
+    seed_window: float = 1.0  # longest wait for the players' seeds before a deal (docs/fairness.md)
     bots: int = 0
     bot_strategy: str = "solid"
     max_connections: int = 2000
@@ -140,6 +141,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--password", help="players need this password to join")
     p.add_argument("--director-secret", help="the director's secret (default: generated, printed once, kept hashed in the database)")
     p.add_argument("--hand-pause", type=float, help=f"seconds between hands (default {d.hand_pause:g})")
+    p.add_argument("--seed-window", type=float,
+                   help=f"longest wait in seconds for the players' deck seeds before a deal (default {d.seed_window:g})")
     p.add_argument("--bots", type=int, help="fill this many seats with built-in bots")
     p.add_argument("--bot-strategy", choices=["random", "calling-station", "solid"], help="the built-in bots' strategy (default solid)")
     p.add_argument("--max-connections", type=int, help=f"refuse connections past this (default {d.max_connections})")

@@ -11,6 +11,7 @@ import logging
 import attrs
 import trio
 
+from server.dealing import seat_draw, seating_stream, seats_drawn
 from server.fanout import announce_all, broadcast, tournament_events, wake_tables
 from server.house import House
 from server.snapshots import lobby_message
@@ -26,6 +27,13 @@ LOBBY_BYTES_PER_SECOND = 1e6  # bound on lobby pushes: bytes x receivers per sec
 
 async def start_tournament(h: House) -> list[object]:
     t = h.tournament
+    if len(t.registered) < 2:
+        t.start(h.now())  # refused, in the tournament's own words
+    # The seat draw, and every later seating draw, comes from one fair-deck round.
+    drawn = await seat_draw(h)
+    if drawn is None or t.phase is not Phase.REGISTERING:
+        return []  # another start got there first
+    t.rng = seating_stream(drawn)
     now = h.now()
     wall = h.wall_clock()
     # The default deadline is the midnight after the start, not after the server started:
@@ -39,12 +47,14 @@ async def start_tournament(h: House) -> list[object]:
     t.settings = attrs.evolve(t.settings, deadline=h.deadline_in_base())
     events: list[object] = [*t.start(now)]
     await h.journal.commit([
-        *h.journal.input("start", {"now": now, "deadline": t.settings.deadline}),
+        *drawn.records,
+        *h.journal.input("start", {"now": now, "deadline": t.settings.deadline, "draw": drawn.payload()}),
         *h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat()),
     ])
     if notice is not None:
         announce_all(h, notice, by="server")
     log.info("tournament started: %d players at %d tables", len(t.registered), len(t.tables))
+    seats_drawn(h, drawn)
     tournament_events(h, events)
     start_tables(h)
     return events

@@ -14,6 +14,7 @@ import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
 from server.coordinator import start_tournament
+from server.dealing import send_reveal
 from server.fanout import announce_all, tournament_events, wake_tables
 from server.house import House, TableCommand
 from server.tournament.inputs import apply_director
@@ -38,6 +39,12 @@ async def run_command(h: House, cmd: m.Command) -> None:
         payload["table"] = cmd.table
     if isinstance(cmd, m.VoidHandCommand):
         await _void_hand(h, cmd, payload)
+        return
+    if isinstance(cmd, m.RevealCommand):
+        if not t.finished:
+            raise ProtocolError(E.INVALID_STATE, "the server seeds are revealed only once the tournament is "
+                                "over: during play a seed would show folded hands and the undealt board")
+        send_reveal(h, h.clients)
         return
     if isinstance(cmd, m.SetLevelCommand):
         payload["level"] = cmd.index + 1

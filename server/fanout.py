@@ -19,6 +19,7 @@ from poker.hand import Hand
 from protocol.codec import encode, sendable
 from server import outbound
 from server.clients import Client
+from server.fairness import reveal_messages
 from server.house import House, TableCommand, Turn
 from server.snapshots import final_result, snapshot_for
 from server.tournament import events as tev
@@ -172,6 +173,9 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
             ps = h.players[e.player_id]
             broadcast(h, director_called(h, e), [c for c in h.clients if c.role == "director"])
         elif isinstance(e, tev.TournamentFinished):
+            # The server seeds (docs/fairness.md): no card can be hidden any more.
+            for reveal in reveal_messages(h.fair):
+                broadcast(h, reveal)
             broadcast(h, final_result(h, e.standings))
             log.info("tournament finished: %s", e.reason)
             h.finished.set()

@@ -23,6 +23,7 @@ from poker.hand import Hand
 from server.clients import Client, PlayerState
 from server.config import ServerConfig
 from server.director_key import digest, new_secret
+from server.fairness import FairDealer, tournament_id_for
 from server.journal import Journal
 from server.store import Store
 from server.tournament.tournament import Location, Tournament
@@ -83,7 +84,9 @@ class House:
         self.config = config
         self.store = store
         self.journal = Journal(store, on_failure=lambda text: None)  # the wiring (app.py) says who hears
-        self.deck_rng: random.Random = secrets.SystemRandom()  # tests and docs inject a seeded one
+        # The server seeds of the fair-deck scheme come from here: the OS CSPRNG; tests and
+        # the docs inject a seeded one.
+        self.deck_rng: random.Random = secrets.SystemRandom()
         self.clients: set[Client] = set()
         self.viewers: set[Client] = set()  # spectators and directors: a table's broadcasts scan these
         self.players: dict[str, PlayerState] = {}
@@ -104,6 +107,7 @@ class House:
         self.restart_notices: list[str] = []  # the same, repeated to each player who resumes
         self.chat_enabled = True
         self.seed = seed if seed is not None else secrets.randbits(64)
+        self.fair = FairDealer(tournament_id_for(self.seed))  # the verifiable deck's state
         self._resume_at = 0.0  # tournament time when the server last stopped
         # The wall clock: the deadline and the start time are wall-clock times (tests set it).
         self.wall_clock: Callable[[], dt.datetime] = lambda: dt.datetime.now().astimezone()

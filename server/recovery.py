@@ -25,6 +25,7 @@ from server import director_key
 from server.app import Server
 from server.clients import PlayerState
 from server.config import ServerConfig
+from server.fairness import replay_input
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 from server.tournament.inputs import apply_act, apply_input
@@ -281,7 +282,13 @@ def replay_log(
         now = p.get("now")
         if isinstance(now, (int, float)) and not isinstance(now, bool) and math.isfinite(now):
             last_now = max(last_now, float(now))
-        if kind == "act":
+        # The fair-deck state (commitments, seed lists, the chain); the seating stream.
+        stream = replay_input(server.fair, kind, table_id, p, t.hands_dealt + 1)
+        if stream is not None:
+            t.rng = stream
+        if kind == "deck_commit":  # the scheme's own input: replay_input took it in
+            pass
+        elif kind == "act":
             if table_id in voided:
                 continue
             if table_id is None or table_id not in t.tables:

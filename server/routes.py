@@ -12,7 +12,7 @@ from typing import Any
 import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
-from server import chat, directing, queries, seat_requests, sessions
+from server import chat, dealing, directing, queries, seat_requests, sessions
 from server.clients import Client
 from server.house import House
 
@@ -66,6 +66,7 @@ ROUTES: dict[type, Handler] = {
     m.CallDirector: seat_requests.call_director,
     m.Chat: chat.chat,
     m.DirectorCommand: directing.director_command,
+    m.ClientSeed: dealing.client_seed,
 }
 
 

@@ -14,6 +14,7 @@ import protocol.messages as m
 from poker.views import view_for
 from server import outbound
 from server.clients import Client
+from server.fairness import reveal_messages, speaks_fairness
 from server.house import House
 from server.tournament.floor import trophies
 from server.tournament.standings import Standing
@@ -124,4 +125,7 @@ def send_result_if_over(h: House, client: Client) -> None:
     """Late arrivals after the end get the result too (the server stays up for them)."""
     result = h.tournament.result
     if result is not None:
+        if speaks_fairness(client):
+            for reveal in reveal_messages(h.fair):
+                client.send(reveal)
         client.send(final_result(h, result.standings))

@@ -18,8 +18,8 @@ import protocol.errors as E
 import protocol.messages as m
 from poker import events as ev
 from poker.actions import Action, ActionKind, IllegalAction
-from poker.cards import shuffled_deck
 from poker.hand import Hand
+from server.dealing import draw_deck, hand_dealt
 from server.fanout import (
     broadcast_hand_events,
     reply_error,
@@ -115,13 +115,18 @@ class TableRunner:
         h = self.house
         t = h.tournament
         table_id = self.table_id
-        deck = shuffled_deck(h.deck_rng)
+        # Commit, collect the players' seeds, derive the deck (docs/fairness.md).
+        drawn = await draw_deck(h, table_id)
+        if drawn is None:
+            return  # the table may no longer deal: the same commitment serves its next deal
+        deck = drawn.deck
         now = h.now()
         carry_before = t.table(table_id).carry
         hand = t.begin_hand(table_id, now, deck=deck)
         table = t.table(table_id)
         seats = {s: [p.player_id, h.players[p.player_id].name] for s, p in table.seats.items()}
-        records = h.journal.input("begin_hand", {"now": now, "deck": deck, "carry": carry_before}, table_id)
+        records = drawn.records + h.journal.input(
+            "begin_hand", {"now": now, "deck": deck, "carry": carry_before, "draw": drawn.payload()}, table_id)
         if h.store is not None:
             records.append(Record(
                 sql="INSERT OR REPLACE INTO hands (hand_no, table_id, level, started_at, status, seats) "
@@ -130,6 +135,8 @@ class TableRunner:
             ))
             records += h.journal.hand_events(hand, hand.events)
         await h.journal.commit(records)
+        hand_dealt(h, table_id, drawn, hand.hand_no)
+        h.fair.events_stored(table_id, records)  # the hand's record, for the hash chain
         broadcast_hand_events(h, table_id, hand, hand.events)
 
     async def end_hand(self) -> None:
@@ -139,9 +146,12 @@ class TableRunner:
         assert hand is not None and hand.result is not None
         now = h.now()
         events = t.end_hand(self.table_id, now)
-        records = h.journal.input("end_hand", {"now": now}, self.table_id)
+        summary = {"stacks": hand.result.stacks, "carried_out": hand.result.carried_out}
+        chain = h.fair.chain_hand(self.table_id, hand.events, json.loads(json.dumps(summary)),
+                                  stored=h.store is not None)
+        records = h.journal.input("end_hand", {"now": now} if chain is None else {"now": now, "chain": chain},
+                                  self.table_id)
         if h.store is not None:
-            summary = {"stacks": hand.result.stacks, "carried_out": hand.result.carried_out}
             records.append(Record(sql="UPDATE hands SET status='finished', summary=? WHERE hand_no=?",
                                   params=(json.dumps(summary), hand.hand_no)))
         records += h.journal.audit(events)
@@ -261,6 +271,7 @@ class TableRunner:
             *h.journal.hand_events(hand, new),
         ]
         await h.journal.commit(records)
+        h.fair.events_stored(self.table_id, records)
         broadcast_hand_events(h, self.table_id, hand, new)
 
 

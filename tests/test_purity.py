@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE = ["poker", "server/tournament", "protocol", "client/strategies", "client/model.py",
+PURE = ["poker", "server/tournament", "protocol", "client/strategies", "client/model.py", "client/deckcheck.py",
         "client/acpc/matchstate.py", "client/acpc/betting.py", "client/acpc/gamedef.py"]
 FORBIDDEN_MODULES = {"trio", "socket", "asyncio", "time", "sqlite3", "threading", "selectors"}
 # Functions of the module-level (global) RNG; random.Random instances passed in are fine.

@@ -66,6 +66,9 @@ _TEXT_NAMES: list[tuple[Any, str]] = [
     (m.ErrorCode, "string (an [error code](#error-codes))"),
     (m.Timestamp, "ISO 8601 time with offset"),
     (m.ServerText, "string"),
+    (m.Digest, "64 lowercase hex digits"),
+    (m.ClientSeedHex, "32 to 64 lowercase hex digits (16 to 32 bytes)"),
+    (m.TournamentId, "string of `0-9 a-z`, 1-64 characters"),
 ]
 
 
@@ -418,6 +421,9 @@ _LIMITS: list[tuple[str, str, str]] = [
      "(your_turn.time_bank_ms); what a decision uses past the action clock is gone",
      "automatic check if free, else fold; then sitting out"),
     ("hand_pause", "seconds between the end of a hand and the next deal at a table", ""),
+    ("seed_window", "seconds the server waits for the players' `client_seed` after a "
+     "`deck_commit` (deck_commit.window_ms)", "the draw goes on; a late seed is listed as "
+     "null and ignored"),
 ]
 
 

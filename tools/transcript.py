@@ -7,7 +7,8 @@ tournament, a third connection watches, and every line each connection sent (→
 received (←) is printed as it crossed the socket. Only the session token is masked.
 
 Deterministic by construction, so the docs test can compare the committed transcript
-with a fresh run: the deck and the seating come from a fixed seed, the run uses Trio's
+with a fresh run: the server's seeds for the deck and the seating come from a fixed seed
+and the players' seeds are fixed too (``seed_of``), the run uses Trio's
 ``MockClock`` (times are virtual and fixed), and the script waits for each reply before
 it sends the next line. The one thing the server does on its own clock (push the lobby
 when it changed, at most twice a second) only happens while every task is idle; the
@@ -17,6 +18,7 @@ same place in every run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import textwrap
@@ -102,6 +104,11 @@ class Wire:
         if isinstance(msg, m.Welcome) and msg.token is not None:
             text = text.replace(json.dumps(msg.token), json.dumps(TOKEN_MASK))
         self.lines.append(Line(RECEIVED, text, msg))
+        if isinstance(msg, m.DeckCommit):
+            # A player adds a seed to every draw at once (docs/fairness.md); a fixed one
+            # here, so the transcript is the same in every run (a real client's is random).
+            await self.send({"type": "client_seed", "draw": msg.draw, "table": msg.table,
+                             "number": msg.number, "commit": msg.commit, "seed": seed_of(self.name, msg)})
         return msg
 
     async def until(self, kind: type[T], pred: Callable[[T], bool] | None = None) -> T:
@@ -117,6 +124,11 @@ class Wire:
                 await self.recv()
             except EOFError:
                 pass
+
+
+def seed_of(name: str, commit: m.DeckCommit) -> str:
+    """The transcript's stand-in for a client's random seed: fixed, 16 bytes as hex."""
+    return hashlib.sha256(f"{name} {commit.draw} {commit.table} {commit.number}".encode()).hexdigest()[:32]
 
 
 async def settle() -> None:
@@ -161,22 +173,28 @@ async def record(seed: int = SEED) -> Recording:
 
         alice = await Wire.connect("Alice", port)
         await alice.until(m.Hello)
-        await alice.send({"type": "join", "version": 1, "name": "Alice"})
+        await alice.send({"type": "join", "version": 2, "name": "Alice"})
         await alice.until(m.Lobby)
         await settle()
         bob = await Wire.connect("Bob", port)
         await bob.until(m.Hello)
-        await bob.send({"type": "join", "version": 1, "name": "Bob"})
+        await bob.send({"type": "join", "version": 2, "name": "Bob"})
         await bob.until(m.Lobby)
 
-        # Two have joined: the server starts the tournament on its next tick, seats both
-        # and deals the first hand.
+        # Two have joined: on its next tick the server commits to the seat draw; both
+        # answer with a seed (Wire.recv), it seats them, then commits to the first hand's
+        # deck, both answer again, and it deals.
+        for wire in (alice, bob):
+            await wire.until(m.DeckCommit)
         seat_of: dict[str, int] = {}
-        started: m.HandStarted | None = None
         for wire in (alice, bob):
             snap = await wire.until(m.TableSnapshot)
             assert snap.your_seat is not None
             seat_of[wire.name] = wire.seat = snap.your_seat
+        for wire in (alice, bob):
+            await wire.until(m.DeckCommit)
+        started: m.HandStarted | None = None
+        for wire in (alice, bob):
             started = await wire.until(m.HandStarted)
             await wire.until(m.HoleCards)
         assert started is not None
@@ -325,7 +343,14 @@ def _sent_note(r: _Reader, obj: dict[str, Any]) -> str | None:
                 f"{me} joins the same way.")
     if kind == "spectate":
         return ("The spectator arrives in the middle of the hand, picks version 1 and "
-                "asks to watch table 1.")
+                "asks to watch table 1. A version 1 connection is sent none of the messages "
+                "of version 2 (the fair deck's).")
+    if kind == "client_seed":
+        if obj["draw"] == "seating":
+            return (f"{me} answers at once with a seed of her own for that draw: 16 to 32 "
+                    "random bytes as hex (fixed in this transcript), with the commitment it "
+                    "answers.") if me == "Alice" else f"{me} sends his seed too."
+        return f"{me} adds a seed to this deck too." if r.first("seed-deck") else None
     if kind == "act":
         r.last_act = obj
         turn = r.turn
@@ -385,6 +410,28 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
                 f"(blinds {msg.level.small_blind}/{msg.level.big_blind}), next level in "
                 f"{msg.next_level_in} {msg.next_level_unit}; {seated} players seated at "
                 f"{len(msg.tables)} table(s).")
+    if isinstance(msg, m.DeckCommit):
+        if msg.draw == "seating":
+            return ("Two have joined (start_at is 2): before the seat draw the server "
+                    "commits to a secret seed of its own (commit is SHA-256 of the draw and "
+                    f"that seed) and waits up to {msg.window_ms} ms for the players' seeds. "
+                    "The draw is then made from all of them, so nobody alone chose it "
+                    "(docs/fairness.md).")
+        return (f"The commitment for table {msg.table}'s hand number {msg.number}, before "
+                "its deck is drawn.")
+    if isinstance(msg, m.SeedsReceived):
+        if msg.draw == "seating":
+            return ("The seeds the server got in time, by player in registration order: "
+                    "check yours is there. The seats are drawn from the server's seed and "
+                    "these.")
+        return (f"The seeds for this deck, in seat order, and the hand it is dealt to "
+                f"(hand_no {msg.hand_no}). The deck is now fixed: its first cards follow.")
+    if isinstance(msg, m.Reveal):
+        return ("The tournament is over, so no card can be hidden any more: the server "
+                "reveals the seed behind every commitment. The client can now check every "
+                "deck against the cards it saw. chain is the last link of the hash chain "
+                "over the hands stored in the database (this server keeps none, so it is "
+                "the chain's starting value).")
     if isinstance(msg, m.TableSnapshot):
         if spectator:
             hidden = all(s.cards is None for s in msg.seats)
@@ -393,7 +440,7 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
                     f"{r.name(msg.to_act or 0)} is to act. pots count the bets in front: "
                     "until the big blind is called, its unmatched part is a last pot that "
                     "only its owner can win.")
-        return (f"The tournament has started (two players joined, start_at is 2) and {me} "
+        return (f"The tournament has started and {me} "
                 f"is seated: table {msg.table}, seat {msg.your_seat} of {msg.max_seats}. "
                 "A snapshot replaces whatever the client knew about a table. No hand yet "
                 "(hand_no null).")

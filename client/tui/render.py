@@ -229,7 +229,10 @@ def render_header(model: ClientModel, width: int, now: float) -> Lines:
     name = model.tournament or (model.lobby.name if model.lobby else None) or "Hickory"
     role = model.me.role
     who = {"spectator": "watching", "director": "DIRECTOR"}.get(role or "", model.me.name or "")
-    right = " · ".join(x for x in (who, "? help") if x) + " "
+    # Every deck checked once the seeds are revealed (docs/fairness.md).
+    checked = model.decks.status if model.decks is not None else None
+    deck = None if checked is None else "deck \u2713" if checked == "verified" else "DECK CHECK FAILED (see log)"
+    right = " · ".join(x for x in (who, deck, "? help") if x) + " "
     room = max(0, width - len(right) - 2)
     left = " " + (name if len(name) <= room else name[: max(0, room - 1)] + "~")
     top = Canvas(width, 1, "class:header")

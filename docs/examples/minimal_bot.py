@@ -13,17 +13,20 @@ JSON object on one line, in both directions, with a "type". The server speaks fi
 name and gets "welcome" with its player id and a session token. From then on the server
 sends the game as it happens; "your_turn" carries the hand number and what is legal, and
 the client answers "act" with that hand number and an action. Amounts are whole chips.
+Before each deal the server commits to its deck seed ("deck_commit"); the bot answers with
+a random seed of its own, so no one alone decides the deck (docs/fairness.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import socket
 import sys
 import time
 
-VERSION = 1  # the protocol version this bot speaks
+VERSION = 2  # the protocol version this bot speaks
 
 
 class Connection:
@@ -82,6 +85,9 @@ def play(conn: Connection, me: int) -> dict | None:
             conn.send(type="act", hand_no=msg["hand_no"], action=decide(msg["legal"]))
         elif kind == "ping":
             conn.send(type="pong", nonce=msg.get("nonce"))
+        elif kind == "deck_commit":  # add our own randomness to the deck
+            conn.send(type="client_seed", draw=msg["draw"], table=msg["table"], number=msg["number"],
+                      commit=msg["commit"], seed=secrets.token_hex(32))
         elif kind == "error":
             print(f"server says: {msg['message']} ({msg['code']})", file=sys.stderr)
         elif kind == "player_status" and msg["player_id"] == me and msg["status"] == "sitting_out":

@@ -109,11 +109,11 @@ def test_the_default_encoding_is_version_1_the_shape_every_client_reads() -> Non
 
 def test_new_messages_are_version_2_and_not_sendable_to_version_1() -> None:
     new = {cl.TYPE for cl in m.SERVER_TYPES.values() if cl.SINCE == 2}
-    assert new == {"turn", "bet_returned", "table_broken", "ruling"}
+    assert new == {"turn", "bet_returned", "table_broken", "ruling", "deck_commit", "seeds_received", "reveal"}
     assert not codec.sendable(example(m.Turn), 1)
     assert codec.sendable(example(m.Turn), 2)
     assert codec.sendable(m.Action, 1)
-    assert all(cl.SINCE == 1 for cl in m.CLIENT_TYPES.values())
+    assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE != 1} == {"client_seed"}
 
 
 def test_a_version_1_reader_refuses_what_version_2_added() -> None:

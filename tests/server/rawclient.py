@@ -168,9 +168,9 @@ class RawClient:
 
     # -- handshakes ---------------------------------------------------------------------
 
-    async def join(self, name: str, **kw: Any) -> m.Welcome:
+    async def join(self, name: str, version: int = 1, **kw: Any) -> m.Welcome:
         await self.recv_until(m.Hello)
-        await self.send(m.Join(version=1, name=name, **kw))
+        await self.send(m.Join(version=version, name=name, **kw))
         msg = await self.recv()
         if isinstance(msg, m.Error):
             raise AssertionError(f"join refused: {msg.message}")
@@ -190,9 +190,9 @@ class RawClient:
             if isinstance(msg, m.Error):
                 return msg
 
-    async def spectate(self, table: int | None = None) -> m.Welcome:
+    async def spectate(self, table: int | None = None, version: int = 1) -> m.Welcome:
         await self.recv_until(m.Hello)
-        await self.send(m.Spectate(version=1, table=table))
+        await self.send(m.Spectate(version=version, table=table))
         msg = await self.recv()
         assert isinstance(msg, m.Welcome), msg
         self.name = f"spectator@{table}"

@@ -14,7 +14,7 @@ import trio
 from server.dealing import seat_draw, seating_stream, seats_drawn
 from server.fanout import announce_all, broadcast, tournament_events, wake_tables
 from server.house import House
-from server.snapshots import lobby_message
+from server.snapshots import lobby_message, snapshot_for
 from server.store import meta_record
 from server.tables import start_tables
 from server.tournament.tournament import Phase
@@ -57,6 +57,12 @@ async def start_tournament(h: House) -> list[object]:
     seats_drawn(h, drawn)
     tournament_events(h, events)
     start_tables(h)
+    # Spectators and directors who came before there were tables now watch the first.
+    first = min(t.tables)
+    for viewer in h.viewers:
+        if viewer.watching is None:
+            viewer.watching = first
+            viewer.send(snapshot_for(h, viewer, first))
     return events
 
 

@@ -103,7 +103,9 @@ async def draw_deck(h: House, table_id: int) -> DrawnDeck | None:
     c, seeds, records = await run_round(h, draw, table_clients(h, table_id), expected)
     if not t.can_deal(table_id, h.now()):
         return None
-    dealt_in = sorted((s, p.player_id) for s, p in t.table(table_id).seats.items() if p.stack > 0)
+    table = t.table(table_id)
+    # The seats this hand is dealt to (a player who arrived between the blinds waits: TDA).
+    dealt_in = [(s, table.seats[s].player_id) for s in table.deal_plan()[0]]
     contributions = tuple(fd.Contribution(seat=s, player_id=int(pid), seed=seeds.get(pid)) for s, pid in dealt_in)
     deck = h.fair.deck(draw, c.server_seed, contributions)
     return DrawnDeck(committed=c, seeds=contributions, records=records, deck=deck)

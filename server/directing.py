@@ -64,9 +64,12 @@ async def run_command(h: House, cmd: m.Command) -> None:
             if not payload["options"]:
                 return
     elif isinstance(cmd, m.SetDeadlineCommand):
-        h.deadline_wall = None if cmd.deadline is None else \
-            dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
-        payload["deadline"] = h.deadline_in_base()
+        try:
+            wall = None if cmd.deadline is None else dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
+        except ValueError as exc:  # 2026-02-30 passes the pattern but is no date
+            raise ProtocolError(E.INVALID_FIELD, f"the deadline {cmd.deadline} is not a real time ({exc})",
+                                "director_command.command.deadline") from None
+        payload["deadline"] = None if wall is None else h.now() + (wall - h.wall_clock()).total_seconds()
     elif isinstance(cmd, (m.MovePlayerCommand, m.RemovePlayerCommand, m.AdjustChipsCommand)):
         player_id = str(cmd.player_id)
         if player_id not in h.players:
@@ -88,8 +91,9 @@ async def run_command(h: House, cmd: m.Command) -> None:
         payload.update(title=cmd.title, player_id=str(cmd.player_id))
     events = apply_director(t, payload)
     records = h.journal.input("director", payload) + h.journal.audit(events)
-    if isinstance(cmd, m.SetDeadlineCommand):
-        records += h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat())
+    if isinstance(cmd, m.SetDeadlineCommand):  # accepted: now the lobby shows it
+        h.deadline_wall = wall
+        records += h.journal.meta("deadline_wall", "" if wall is None else wall.isoformat())
     await h.journal.commit(records)
     tournament_events(h, events)
     wake_tables(h)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE = ["poker", "server/tournament", "protocol", "client/strategies", "client/model.py", "client/deckcheck.py",
+PURE = ["poker", "server/tournament", "protocol", "client/strategies", "client/model", "client/deckcheck.py",
         "client/acpc/matchstate.py", "client/acpc/betting.py", "client/acpc/gamedef.py"]
 FORBIDDEN_MODULES = {"trio", "socket", "asyncio", "time", "sqlite3", "threading", "selectors"}
 # Functions of the module-level (global) RNG; random.Random instances passed in are fine.
@@ -53,6 +53,11 @@ def test_core_module_does_no_io(path: Path) -> None:
                 assert node.func.attr not in GLOBAL_RANDOM, (
                     f"{path}:{node.lineno}: uses the global random.{node.func.attr}; pass an RNG in"
                 )
+
+
+def test_every_pure_path_exists() -> None:
+    """A module moved or split out from under the list would silently leave the scan."""
+    assert [pkg for pkg in PURE if not (ROOT / pkg).exists()] == []
 
 
 def test_scan_catches_a_forbidden_import(tmp_path: Path) -> None:

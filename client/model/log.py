@@ -1,0 +1,55 @@
+"""The words a client keeps: chip amounts, the hand log's lines, chat lines.
+
+Kept apart from the state so the log's wording is in one place (the terminal shows these
+lines as they are; the bots' logs and the tests read the same ones).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from protocol import messages as m
+
+LOG_LINES = 1000
+"""Lines of hand log, chat and announcements kept (oldest dropped first)."""
+
+
+def chips(n: int) -> str:
+    """A chip amount as people read it: ``1,200``."""
+    return f"{n:,}"
+
+@attrs.frozen(kw_only=True)
+class ChatLine:
+    scope: m.Scope
+    table: int | None
+    player_id: int | None
+    name: str
+    role: m.Role
+    text: str
+
+    def __str__(self) -> str:
+        where = f"table {self.table}" if self.scope == "table" else "lobby"
+        who = self.name if self.role == "player" else f"{self.name} ({self.role})"
+        return f"[{where}] {who}: {self.text}"
+
+
+def describe_action(name: str, msg: m.Action) -> str:
+    """One action as a log line: "bob raises to 600", "carol calls 200 and is all in"."""
+    kind = msg.action
+    if kind == "fold":
+        text = f"{name} folds"
+    elif kind == "check":
+        text = f"{name} checks"
+    elif kind == "call":
+        text = f"{name} calls {chips(msg.amount)}"
+    elif kind == "bet":
+        text = f"{name} bets {chips(msg.to)}"
+    elif kind == "raise":
+        text = f"{name} raises to {chips(msg.to)}"
+    else:
+        text = f"{name} goes all in for {chips(msg.to)}"
+    if msg.all_in and kind != "all_in":
+        text += " and is all in"
+    if msg.automatic:
+        text += " (automatic)"
+    return text

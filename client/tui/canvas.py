@@ -11,6 +11,9 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+Lines = list[StyleAndTextTuples]
+"""A block of screen lines, top to bottom, as the render functions return them."""
+
 
 class Canvas:
     def __init__(self, width: int, height: int, style: str = "") -> None:

@@ -21,9 +21,11 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from client.model import ClientModel, PendingTurn, action_to_act
+from client.model.log import chips
+from client.tui.bottom import all_in_amount, is_my_turn
 from client.tui.director import DirectorInputError, complete, parse_command
+from client.tui.history import history_lines
 from client.tui.layout import focus_screen
-from client.tui.render import all_in_amount, chips, history_lines, is_my_turn
 from client.tui.state import Actions, Confirm, InputMode, Overlay, Panel, PendingCommand, Tone
 from poker.actions import Action, LegalActions
 from protocol import messages as m

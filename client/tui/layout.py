@@ -24,8 +24,9 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, 
 from prompt_toolkit.layout.dimension import Dimension
 
 from client.model import ClientModel
-from client.tui.render import input_prompt, render_screen, render_status, typing_notice
+from client.tui.render import render_screen
 from client.tui.state import UiState
+from client.tui.status_line import input_prompt, render_status, typing_notice
 
 Clock = Callable[[], float]
 

@@ -25,11 +25,13 @@ from prompt_toolkit.utils import get_cwidth
 from client.cli import TokenStore, parse_address, refusal_text
 from client.model import ClientModel
 from client.tui.app import create_application, note_server_message
+from client.tui.bottom import hand_name
 from client.tui.canvas import plain
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.keys import create_key_bindings, parse_raise, quick_sizes
-from client.tui.render import hand_name, render_screen, render_status
+from client.tui.render import render_screen
 from client.tui.state import InputMode, Overlay, Tone, UiState
+from client.tui.status_line import render_status
 from protocol import messages as m
 from tests.client import scenes
 from tests.client.scenes import NOW

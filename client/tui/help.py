@@ -1,0 +1,78 @@
+"""The help overlay (?): a player's keys, a spectator's, or a director's commands."""
+
+from __future__ import annotations
+
+from client.model import ClientModel
+from client.tui.canvas import Canvas, Lines
+from client.tui.state import UiState
+
+HELP = [
+    ("When it is your turn", ""),
+    ("f", "fold (only when there is a bet to fold to)"),
+    ("c", "check, or call the amount shown"),
+    ("r", "bet or raise: type the total to raise to, Enter sends"),
+    ("1 2 3 4", "raise box at min / half pot / pot / all in (pot: after your call)"),
+    ("  in the box", "Tab cycles the quick sizes; Esc cancels"),
+    ("m", "all in (asks first unless it is your only way on)"),
+    ("  before it", "k check/fold, K call any: queued until your turn, dropped if the bet changes"),
+    ("Any time", ""),
+    ("s", "sit out from the next hand / I'm back"),
+    ("t", "chat; /lobby TEXT for all, /director TEXT calls the director"),
+    ("h", "my last hands (Left/Right to browse)"),
+    ("Tab", "side panel: log, chat, standings"),
+    ("l", "lobby: every player and table"),
+    ("[  ]", "watch the previous / next table (spectator, director)"),
+    (":", "director command line (director only)"),
+    ("?", "this help; Esc closes"),
+    ("q  Ctrl-C", "quit (your seat is kept: restart to come back; q asks during a hand)"),
+]
+
+
+def help_rows(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
+    """The help overlay's rows for this role: a player's keys, or a director's commands."""
+    if model.me.role == "director":
+        from client.tui.director import COMMAND_HELP, COMMAND_MEANING
+
+        topic = ui.help_topic
+        if topic in COMMAND_HELP:
+            return [
+                (f"Director command {topic}", ""),
+                ("usage", COMMAND_HELP[topic]),
+                ("what", COMMAND_MEANING[topic]),
+                ("", ""),
+                ("Every command", "needs a reason at the end: it is announced and logged"),
+                ("players", "by name, or #id for a name with a space (l shows ids)"),
+            ]
+        rows = [("Director commands", "type : then one of these; Tab completes")]
+        rows += [(op, COMMAND_HELP[op]) for op in COMMAND_HELP]
+        rows.append(("help", "help COMMAND: what one command does"))
+        rows.append(("Keys", ""))
+        rows.append((": [ ]", "command line · previous / next table"))
+        rows.append(("t l h Tab", "chat · lobby · history · side panel · q quit"))
+        return rows
+    rows = list(HELP)
+    if model.me.role == "spectator":
+        rows = [r for r in rows if r[0] not in ("f", "c", "r", "1 2 3 4", "  in the box", "m", "  before it", "s")]
+        rows = [r for r in rows if r[0] != "When it is your turn"]
+    if ui.practice:
+        rows = [(k, "quit: this ends the practice tournament (asks first)") if k == "q  Ctrl-C" else (k, t)
+                for k, t in rows]
+    return rows
+
+
+def render_help(model: ClientModel, ui: UiState, width: int, height: int) -> Lines:
+    c = Canvas(width, height)
+    c.center(0, [("class:title bold", "Help")])
+    left = max(1, (width - 78) // 2)
+    rows = help_rows(model, ui)
+    for i, (k, text) in enumerate(rows[: height - 2]):
+        if not text:
+            c.text(1 + i, left, k, "class:help.section bold")
+        elif k in ("Director commands", "Keys") or k.startswith("Director command "):
+            c.text(1 + i, left, k, "class:help.section bold")
+            c.text(1 + i, left + len(k) + 2, text, "class:help", width - left - len(k) - 3)
+        else:
+            c.text(1 + i, left + 2, f"{k:<11}", "class:key")
+            c.text(1 + i, left + 14, text, "class:help", width - left - 15)
+    c.center(height - 1, [("class:dim", "Esc or ? closes")])
+    return c.lines()

@@ -1,0 +1,71 @@
+"""The side panel beside the table: the hand log, chat, or the standings (Tab switches)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.model import ClientModel
+from client.tui.canvas import Canvas, Lines
+from client.tui.standings import standings_lines
+from client.tui.state import Panel, UiState
+
+
+def wrap_tail(lines: Sequence[str], width: int, height: int, indent: str = "  ") -> list[str]:
+    """The last ``height`` screen lines of ``lines`` wrapped to ``width`` (newest at the bottom)."""
+    out: list[str] = []
+    for line in reversed(lines):
+        wrapped = textwrap.wrap(line, width, subsequent_indent=indent) or [""]
+        out[:0] = wrapped
+        if len(out) >= height:
+            break
+    return out[-height:] if height > 0 else []
+
+
+def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) -> Lines:
+    c = Canvas(width, height)
+    inner = width - 1
+    tabs: StyleAndTextTuples = []
+    for p in Panel:
+        label = {"log": "Log", "chat": "Chat", "standings": "Standings"}[p.value]
+        tabs.append(("class:tab.active" if p is ui.panel else "class:tab", f" {label} "))
+    c.write(0, 0, tabs)
+    body_h = height - 1
+    if ui.panel is Panel.LOG:
+        chat_h = min(6, body_h // 3) if model.chat else 0
+        log_h = body_h - chat_h
+        for i, line in enumerate(wrap_tail(list(model.log), inner, log_h)):
+            c.text(1 + i, 1, line, log_style(line), inner)
+        if chat_h:
+            c.text(1 + log_h, 0, "-" * width, "class:frame")
+            for i, line in enumerate(wrap_tail(chat_texts(model), inner, chat_h - 1)):
+                c.text(2 + log_h + i, 1, line, "class:chat", inner)
+    elif ui.panel is Panel.CHAT:
+        said = chat_texts(model) or ["(no chat yet: press t to talk)"]
+        for i, text in enumerate(wrap_tail(said, inner, body_h)):
+            c.text(1 + i, 1, text, "class:chat", inner)
+    else:
+        for i, frags in enumerate(standings_lines(model, inner)[:body_h]):
+            c.write(1 + i, 1, frags, inner)
+    return c.lines()
+
+
+def log_style(line: str) -> str:
+    if line.startswith("--"):
+        return "class:log.hand"
+    if line.startswith(("director:", "server:")):
+        return "class:announcement"
+    if " wins " in line:
+        return "class:log.win"
+    return "class:log"
+
+
+def chat_texts(model: ClientModel) -> list[str]:
+    out = []
+    for ch in model.chat:
+        who = ch.name if ch.role == "player" else f"{ch.name} ({ch.role})"
+        where = "" if ch.scope == "table" else "[lobby] "
+        out.append(f"{where}{who}: {ch.text}")
+    return out

@@ -191,7 +191,9 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
                 break
             if "Your turn" in screen:
                 player.keys("m")
-                if "y yes" in player.wait_for(re.compile(r"y yes|Sent|Your turn"), 10):
+                # A frame drawn before the last "y" landed may still say "Your turn": then
+                # this "m" does nothing, and the hand may end the tournament before a redraw.
+                if "y yes" in player.wait_for(re.compile(r"y yes|Sent|Your turn|You are out|is over"), 10):
                     player.keys("y")
             if not saw_winner:
                 watched = spectator.screen()

@@ -6,6 +6,10 @@ Two ways to read: ``recv()`` pulls the next line straight off the socket; or run
 ``pump()`` in a task (it reads everything into ``received``) and wait with ``next()`` /
 ``wait_for()``, which several tests can do on several clients without losing a line.
 Every line received is kept verbatim in ``lines`` (the hidden-card test checks them).
+
+Each handshake names a protocol ``version`` (1 unless the test asks for 2). Every line
+received is then decoded as a client of that version would: a version 1 connection that
+got a message or field newer than version 1 fails the test at once.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class RawClient:
         self.name: str | None = None
         self.auto_pong = True  # pump() answers the server's pings
         self._send_lock = trio.Lock()
+        self.version: int | None = None  # the version of the handshake sent, once sent
 
     @classmethod
     async def connect(cls, port: int, *, rcvbuf: int | None = None) -> RawClient:
@@ -62,6 +67,8 @@ class RawClient:
     async def send(self, msg: Any) -> None:
         # Written in the newest version: the server decides, by the connection's version,
         # whether it understands it (a v2 command on a v1 connection is an unknown type).
+        if isinstance(msg, (m.Join, m.Resume, m.Spectate, m.DirectorLogin)):
+            self.version = msg.version
         await self.send_raw(encode(msg, m.LATEST_VERSION) + b"\n")
 
     async def send_json(self, obj: Any) -> None:
@@ -82,7 +89,7 @@ class RawClient:
 
     def _take(self, line: bytes) -> m.ServerMessage:
         self.lines.append(line)
-        msg = decode_server(line)
+        msg = decode_server(line, version=self.version)
         self.received.append(msg)
         self._changed.set()
         self._changed = trio.Event()
@@ -178,10 +185,10 @@ class RawClient:
         self.token, self.player_id, self.name = msg.token, msg.player_id, name
         return msg
 
-    async def resume(self, token: str) -> m.ServerMessage:
+    async def resume(self, token: str, *, version: int = 1) -> m.ServerMessage:
         """Send resume; return the reply (welcome or error)."""
         await self.recv_until(m.Hello)
-        await self.send(m.Resume(version=1, token=token))
+        await self.send(m.Resume(version=version, token=token))
         while True:
             msg = await self.recv()
             if isinstance(msg, m.Welcome):
@@ -196,6 +203,14 @@ class RawClient:
         msg = await self.recv()
         assert isinstance(msg, m.Welcome), msg
         self.name = f"spectator@{table}"
+        return msg
+
+    async def director(self, secret: str = "s3cret", *, version: int = 1) -> m.Welcome:
+        await self.recv_until(m.Hello)
+        await self.send(m.DirectorLogin(version=version, secret=secret))
+        msg = await self.recv()
+        assert isinstance(msg, m.Welcome), msg
+        self.name = "director"
         return msg
 
     async def aclose(self) -> None:

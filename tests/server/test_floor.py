@@ -14,10 +14,9 @@ from tests.server.rawclient import RawClient
 
 
 async def director(port: int) -> RawClient:
+    """A director on version 2: the queue of calls carries their numbers (call_id)."""
     c = await RawClient.connect(port)
-    await c.recv_until(m.Hello)
-    await c.send(m.DirectorLogin(version=2, secret="s3cret"))
-    assert isinstance(await c.recv(), m.Welcome)
+    await c.director(version=2)
     return c
 
 

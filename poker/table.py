@@ -62,6 +62,7 @@ class Table:
         self._last_big_blind_before: str | None = None  # and before the hand in progress (a void)
         self.seats: dict[int, SeatedPlayer] = {}
         self.hand: Hand | None = None
+        self.last_hand_no: int | None = None  # the last hand finished here (a void does not count)
 
     # -- seating (between hands) ------------------------------------------------------
 
@@ -210,6 +211,7 @@ class Table:
         for s, _, _ in busted:
             del self.seats[s]
         self.hand = None
+        self.last_hand_no = hand.hand_no
         return busted
 
     def total_chips(self) -> int:

@@ -15,7 +15,9 @@ import trio
 import protocol.errors as E
 import protocol.messages as m
 from poker import events as ev
+from poker.cards import Card
 from poker.hand import Hand
+from poker.views import HandView, view_for
 from protocol.codec import encode, sendable
 from server import outbound
 from server.clients import Client
@@ -74,8 +76,21 @@ def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[
     table = h.tournament.tables.get(table_id)
     # Seated at this table (not on the way to it): this table's seats, not a scan of all.
     seat_of = {c: table.seat_of(c.player_id) if c.player_id and table else None for c in clients}
+    public: list[HandView] = []  # the hand as a spectator sees it, made when first needed
+
+    def shown(seat: int) -> tuple[Card, ...] | None:
+        if not public:
+            public.append(view_for(hand, None))
+        return public[0].seat(seat).cards
+
     for e in events:
-        msg = outbound.hand_event(table_id, hand.hand_no, e)
+        if isinstance(e, ev.PotAwarded) and e.index == 0 and hand.result is not None \
+                and not hand.result.showdown:
+            # Won by folds: version 2 has the pots of the last round, as after calls.
+            awards = [a for a in events if isinstance(a, ev.PotAwarded)]
+            broadcast(h, outbound.pots_after_folds(table_id, hand.hand_no, awards, _carried_in(hand)),
+                      [c for c in clients if c.version >= 2])
+        msg = outbound.hand_event(table_id, hand.hand_no, e, shown, hand.board)
         if msg is None:
             continue
         if isinstance(e, ev.HoleCardsDealt):
@@ -88,6 +103,12 @@ def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[
         h.lobby_dirty = True
 
 
+def _carried_in(hand: Hand) -> int:
+    """The odd chips the hand started with (the hand zeroes its own count when it settles)."""
+    first = hand.events[0]
+    return first.carried_in if isinstance(first, ev.HandStarted) else 0
+
+
 def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
     """The legal actions and the time left, to the player to act (if connected)."""
     ps = h.players[turn.player_id]
@@ -95,12 +116,20 @@ def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
         return
     legal = hand.legal_actions()
     assert legal is not None
-    left = max(0.0, turn.started + turn.clock - trio.current_time())
-    bank = turn.bank if left > 0 else max(0.0, turn.deadline() - trio.current_time())
+    left, bank = turn.left_ms(trio.current_time())
     ps.client.send(m.YourTurn(
         table=table_id, hand_no=hand.hand_no, seat=turn.seat, legal=outbound.legal(legal),
-        deadline_ms=int(left * 1000), time_bank_ms=int(bank * 1000),
+        deadline_ms=left, time_bank_ms=bank,
     ))
+
+
+def send_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
+    """Whose turn it is and their clocks, to everyone at the table (version 2 only): when
+    the turn starts, and again when the action clock has run out and the bank starts."""
+    left, bank = turn.left_ms(trio.current_time())
+    broadcast(h, m.Turn(table=table_id, hand_no=hand.hand_no, seat=turn.seat,
+                        player_id=int(turn.player_id), deadline_ms=left, time_bank_ms=bank),
+              table_clients(h, table_id))
 
 
 def player_status(h: House, player_id: str, status: str) -> None:

@@ -44,6 +44,13 @@ class Turn:
     def deadline(self) -> float:
         return self.started + self.clock + self.bank
 
+    def left_ms(self, now: float) -> tuple[int, int]:
+        """What is left at ``now`` of the action clock and of the time bank, in ms: the bank
+        runs only once the action clock has run out."""
+        left = max(0.0, self.started + self.clock - now)
+        bank = self.bank if left > 0 else max(0.0, self.deadline() - now)
+        return int(left * 1000), int(bank * 1000)
+
 
 @attrs.frozen
 class TableCommand:

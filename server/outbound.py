@@ -7,13 +7,14 @@ by ``events.visible_to``. Nothing here reads a ``Hand``'s hole cards directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 import protocol.messages as m
 from poker import events as ev
 from poker.actions import LegalActions
 from poker.cards import Card, card_str
+from poker.evaluator import evaluate
 from poker.views import HandView
 from server.tournament.standings import Standing
 
@@ -31,11 +32,28 @@ def legal(legal: LegalActions) -> m.Legal:
     return m.Legal(
         fold=legal.fold, check=legal.check, call=legal.call,
         min_raise_to=legal.min_raise_to, max_raise_to=legal.max_raise_to,
+        stack=legal.stack, all_in_to=legal.bet + legal.stack,
     )
 
 
-def hand_event(table: int, hand_no: int, event: ev.Event) -> m.ServerMessage | None:
-    """The public message for one engine event (hole cards: only for their owner)."""
+def made_hand(hole: Sequence[Card] | None, board: Sequence[Card]) -> tuple[tuple[str, ...] | None, str | None]:
+    """The five cards that play and the hand with its kickers, from cards everyone has
+    seen (shown hole cards and the board); (None, None) before the flop."""
+    if hole is None or len(board) < 3:
+        return None, None
+    value = evaluate((*hole, *board))
+    return cards(value.best_five), value.detail
+
+
+def hand_event(
+    table: int, hand_no: int, event: ev.Event, shown: Callable[[int], Sequence[Card] | None] = lambda seat: None,
+    board: Sequence[Card] = (),
+) -> m.ServerMessage | None:
+    """The public message for one engine event (hole cards: only for their owner).
+
+    ``shown`` gives a seat's cards if they have been shown (else None) and ``board`` the
+    board: with them a showdown and an award name the five cards that play and the kickers.
+    """
     if isinstance(event, ev.HandStarted):
         return m.HandStarted(
             table=table, hand_no=hand_no, button=event.button,
@@ -64,15 +82,20 @@ def hand_event(table: int, hand_no: int, event: ev.Event) -> m.ServerMessage | N
             cards=cards(event.cards), board=cards(event.board),
         )
     if isinstance(event, ev.HandShown):
+        best, detail = made_hand(event.cards, board) if event.hand_name is not None else (None, None)
         return m.Showdown(
             table=table, hand_no=hand_no, seat=event.seat, cards=cards(event.cards),
-            hand_name=event.hand_name,
+            hand_name=event.hand_name, best_five=best, hand_detail=detail,
         )
     if isinstance(event, ev.PotAwarded):
+        best, detail = (None, None)
+        if event.hand_name is not None and event.winners:
+            best, detail = made_hand(shown(event.winners[0][0]), board)
         return m.PotAwarded(
             table=table, hand_no=hand_no, pot=event.index, amount=event.amount,
             winners=tuple(m.Winner(seat=s, amount=a) for s, a in event.winners),
             remainder_carried=event.remainder, hand_name=event.hand_name,
+            best_five=best, hand_detail=detail,
         )
     if isinstance(event, ev.HandEnded):
         return m.HandEnded(
@@ -86,8 +109,17 @@ def hand_event(table: int, hand_no: int, event: ev.Event) -> m.ServerMessage | N
             pots=tuple(m.Pot(amount=a, eligible=e) for a, e in event.pots), carried=event.carried_in,
         )
     if isinstance(event, ev.UncalledBetReturned):
-        return None  # the next pots/hand_ended message reflects it
+        return m.BetReturned(table=table, hand_no=hand_no, seat=event.seat, amount=event.amount)
     return None
+
+
+def pots_after_folds(table: int, hand_no: int, awards: Sequence[ev.PotAwarded], carried_in: int) -> m.Pots:
+    """The pots of a hand won when everyone else folded, as a round closed by calls would
+    have them (the awards hold them, the uncalled bet already returned)."""
+    return m.Pots(
+        table=table, hand_no=hand_no,
+        pots=tuple(m.Pot(amount=a.amount, eligible=a.eligible) for a in awards), carried=carried_in,
+    )
 
 
 def pots(table: int, view: HandView) -> m.Pots:
@@ -114,8 +146,14 @@ def snapshot(
     button: int | None,
     your_seat: int | None,
     request_id: int | None = None,
+    last_hand_no: int | None = None,
+    clocks: tuple[int, int] | None = None,
 ) -> m.TableSnapshot:
-    """A full table picture for one connection, from that connection's view of the hand."""
+    """A full table picture for one connection, from that connection's view of the hand.
+
+    ``last_hand_no``: the hand last played, for a table between hands; ``clocks``: the
+    acting seat's action clock and time bank left, in ms, while a decision is awaited.
+    """
     seat_views: list[m.SeatView] = []
     in_hand = {s.seat: s for s in view.seats} if view is not None and not view.over else {}
     for seat in sorted(set(seated) | set(in_hand)):
@@ -145,7 +183,7 @@ def snapshot(
         id=request_id,
         table=table,
         max_seats=max_seats,
-        hand_no=view.hand_no if view is not None else None,
+        hand_no=view.hand_no if view is not None else last_hand_no,
         street=street,  # type: ignore[arg-type]
         button=view.button if view is not None else button,
         small_blind=view.small_blind if live and view is not None else small_blind,
@@ -158,6 +196,8 @@ def snapshot(
         to_act=view.to_act if live and view is not None else None,
         your_seat=your_seat,
         your_cards=your_cards,
+        deadline_ms=clocks[0] if clocks is not None and live else None,
+        time_bank_ms=clocks[1] if clocks is not None and live else None,
     )
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import trio
+
 import protocol.messages as m
+from poker.events import HandStarted as HandStartedEvent
 from poker.views import view_for
 from server import outbound
 from server.clients import Client
@@ -19,6 +22,19 @@ from server.house import House
 from server.tournament.floor import trophies
 from server.tournament.standings import Standing
 from server.tournament.tournament import Location, Phase
+
+
+def carried_chips(h: House) -> int:
+    """Odd chips at the tables in no player's chips: the lobby and the standings count a
+    player in a hand with the stack they started it with, so a hand's carried-in chips
+    count here until the hand is ended."""
+    total = 0
+    for table in h.tournament.tables.values():
+        total += table.carry
+        first = table.hand.events[0] if table.hand is not None else None
+        if isinstance(first, HandStartedEvent):
+            total += first.carried_in
+    return total
 
 
 def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
@@ -64,8 +80,9 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
             status=status,  # type: ignore[arg-type]
         ))
     tables = [
-        m.LobbyTable(table=tid, players=tuple(int(p.player_id) for _, p in sorted(t.table(tid).seats.items())))
-        for tid in t.table_ids()
+        m.LobbyTable(table=tid, players=tuple(int(p.player_id) for _, p in sorted(table.seats.items())),
+                     hand_no=table.hand.hand_no if table.hand is not None else table.last_hand_no)
+        for tid in t.table_ids() for table in (t.table(tid),)
     ]
     schedule = tuple(m.ScheduleLevel(small_blind=sb, big_blind=bb,
                                      minutes=None if t.settings.by_hands else int(t.settings.level_minutes),
@@ -77,37 +94,51 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
         schedule=schedule, players=tuple(players), tables=tuple(tables),
         deadline=None if h.deadline_wall is None else h.deadline_wall.isoformat(timespec="seconds"),
         late_until_level=t.late_until if started and t.registration_open() else None,
+        carried=carried_chips(h), start_players=h.config.start_at,
     )
 
 
 def snapshot_for(h: House, client: Client, table_id: int, request_id: int | None = None) -> m.TableSnapshot:
+    """The table as ``client`` may see it. Players on their way to the table (it was in a
+    hand when they were moved) are shown in their seats, out of the hand."""
     t = h.tournament
     table = t.table(table_id)
+    arriving = dict((seat, pid) for pid, seat in t.waiting_players(table_id))
     your_seat = None
     if client.player_id is not None:
         loc = h.locate(client.player_id)
-        if loc is not None and loc.table_id == table_id and not loc.waiting:
+        if loc is not None and loc.table_id == table_id:
             your_seat = loc.seat
     hand = table.hand
     view = view_for(hand, your_seat if hand is not None and your_seat in hand.seats else None) if hand is not None else None
 
     def info(seat: int) -> tuple[str, str, bool, bool]:
-        player_id = table.seats[seat].player_id
+        player_id = table.seats[seat].player_id if seat in table.seats else arriving[seat]
         ps = h.players[player_id]
         return player_id, ps.name, ps.sitting_out, ps.client is not None or ps.is_bot
 
+    seated = {s: p.stack for s, p in table.seats.items()}
+    for seat, player_id in arriving.items():
+        seated[seat] = t.stack_of(player_id)
+    clocks = None
+    runner = h.runners.get(table_id)
+    turn = runner.turn if runner is not None else None
+    if turn is not None and hand is not None and hand.to_act == turn.seat:
+        clocks = turn.left_ms(trio.current_time())
     sb, bb = t.blinds
     return outbound.snapshot(
         table=table_id, max_seats=table.seat_count, view=view,
-        seated={s: p.stack for s, p in table.seats.items()}, info=info,
+        seated=seated, info=info,
         small_blind=sb, big_blind=bb, carry=table.carry, button=table.button,
-        your_seat=your_seat, request_id=request_id,
+        your_seat=your_seat, request_id=request_id, last_hand_no=table.last_hand_no,
+        clocks=clocks,
     )
 
 
 def standings_message(h: House, request_id: int | None = None) -> m.Standings:
     t = h.tournament
-    return m.Standings(id=request_id, places=outbound.places(t.standings()), final=t.finished)
+    return m.Standings(id=request_id, places=outbound.places(t.standings()), final=t.finished,
+                       carried=carried_chips(h))
 
 
 def final_result(h: House, standings: Sequence[Standing]) -> m.TournamentFinished:

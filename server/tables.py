@@ -23,6 +23,7 @@ from server.dealing import draw_deck, hand_dealt
 from server.fanout import (
     broadcast_hand_events,
     reply_error,
+    send_turn,
     send_your_turn,
     set_sitting_out,
     tournament_events,
@@ -179,18 +180,27 @@ class TableRunner:
                 turn = Turn(seat=seat, player_id=player_id, started=trio.current_time(),
                             clock=settings.action_clock, bank=ps.bank)
                 self.turn = turn
+                send_turn(h, self.table_id, hand, turn)
                 send_your_turn(h, self.table_id, hand, turn)
-            acted = False
-            with trio.move_on_at(turn.deadline()):
-                while not acted:
-                    cmd = await self.inbox.receive()
-                    acted = await self.handle_in_hand(hand, turn, cmd)
+            acted = await self.wait_for_action(hand, turn, turn.started + turn.clock)
+            if not acted and turn.bank > 0 and table.hand is hand:
+                send_turn(h, self.table_id, hand, turn)  # the action clock ran out: the bank runs
+                acted = await self.wait_for_action(hand, turn, turn.deadline())
             if not acted:
                 # Clock and bank ran out: check if free, else fold; then sitting out.
                 ps.bank = 0.0
                 self.turn = None
                 await self.apply(hand, seat, legal.timeout_action(), automatic=True)
                 set_sitting_out(h, player_id, True)
+
+    async def wait_for_action(self, hand: Hand, turn: Turn, until: float) -> bool:
+        """Handle commands until the player to act has acted (True) or ``until`` (False)."""
+        with trio.move_on_at(until):
+            while True:
+                cmd = await self.inbox.receive()
+                if await self.handle_in_hand(hand, turn, cmd):
+                    return True
+        return False
 
     async def handle_in_hand(self, hand: Hand, turn: Turn, cmd: TableCommand) -> bool:
         """Handle one command during a hand; True when the player to act has acted."""

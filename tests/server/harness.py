@@ -54,12 +54,12 @@ async def running(cfg: ServerConfig, *, server: Server | None = None,
             nursery.cancel_scope.cancel()
 
 
-async def joined(port: int, names: list[str]) -> list[RawClient]:
+async def joined(port: int, names: list[str], *, version: int = 1) -> list[RawClient]:
     """Connect and join in order (player ids follow the order)."""
     clients = []
     for name in names:
         c = await RawClient.connect(port)
-        await c.join(name)
+        await c.join(name, version=version)
         clients.append(c)
     return clients
 
@@ -165,10 +165,10 @@ class Table:
         await c.send(m.Act(hand_no=turn.hand_no, action=action, amount=amount))  # type: ignore[arg-type]
 
     async def resume(self, old: RawClient) -> tuple[RawClient, m.Welcome]:
-        """Reconnect with ``old``'s token; the new client replaces it in ``players``."""
+        """Reconnect with ``old``'s token (and its version); the new client replaces it."""
         assert old.token is not None
         new = await RawClient.connect(self.port)
-        welcome = await new.resume(old.token)
+        welcome = await new.resume(old.token, version=old.version or 1)
         assert isinstance(welcome, m.Welcome), welcome
         new.token = old.token
         self.players[self.players.index(old)] = new
@@ -183,13 +183,14 @@ class Table:
 
 
 @asynccontextmanager
-async def table(n: int = 3, **kw: object) -> AsyncIterator[Table]:
+async def table(n: int = 3, *, version: int = 1, **kw: object) -> AsyncIterator[Table]:
+    """``n`` players at one table, joined on protocol ``version``; the test plays them."""
     settings: dict[str, object] = dict(start_at=n, seats=n, starting_stack=10_000, schedule=((100, 200),),
                                        level_minutes=600.0, action_clock=CLOCK, time_bank=BANK)
     settings.update(kw)
     cfg = config(**settings)
     async with running(cfg) as (server, port):
-        players = await joined(port, [f"p{i}" for i in range(n)])
+        players = await joined(port, [f"p{i}" for i in range(n)], version=version)
         async with trio.open_nursery() as nursery:
             for c in players:
                 nursery.start_soon(c.pump)

@@ -57,3 +57,4 @@ class PlayerState:
     client: Client | None = None
     sitting_out: bool = False
     is_bot: bool = False
+    last_table: int | None = None  # where the player was when they went out (they watch it)

@@ -8,6 +8,7 @@ the spectators and directors watching it.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import trio
@@ -23,19 +24,25 @@ from server import outbound
 from server.clients import Client
 from server.fairness import reveal_messages
 from server.house import House, TableCommand, Turn
-from server.snapshots import final_result, snapshot_for
+from server.snapshots import final_result, snapshot_for, standings_message
 from server.tournament import events as tev
 
 log = logging.getLogger("hickory.server")
 
 
 def table_clients(h: House, table_id: int) -> list[Client]:
-    """Everyone who hears what happens at a table: its players, then its watchers."""
+    """Everyone who hears what happens at a table: its players (those on their way to it
+    too: their snapshot shows the hand in play), then its watchers."""
     out = []
-    table = h.tournament.tables.get(table_id)
+    t = h.tournament
+    table = t.tables.get(table_id)
     if table is not None:
         for p in table.seats.values():
             c = h.players[p.player_id].client
+            if c is not None:
+                out.append(c)
+        for player_id, _ in t.waiting_players(table_id):
+            c = h.players[player_id].client
             if c is not None:
                 out.append(c)
     out += [c for c in h.viewers if c.watching == table_id]
@@ -161,6 +168,9 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
     """The tournament's news (moves, eliminations, announcements, the end) to who it concerns."""
     t = h.tournament
     resnap: set[str] = set()  # players to send a snapshot of where they end up
+    reseated: set[int] = set()  # tables where a player changed seats: everyone there gets it anew
+    out: list[str] = []  # players out in this batch: told their place once all are placed
+    broken: dict[int, Counter[int]] = {}  # a table broken -> the tables its players went to
     for e in events:
         if isinstance(e, tev.PlayerMoved):
             ps = h.players[e.player_id]
@@ -172,6 +182,10 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
             broadcast(h, msg, targets)
             resnap.add(e.player_id)
             h.seen_at(e.player_id, e.to_table)
+            if e.from_table == e.to_table:
+                reseated.add(e.to_table)
+            if e.from_table in broken:
+                broken[e.from_table][e.to_table] += 1
         elif isinstance(e, tev.PlayerSeated):
             resnap.add(e.player_id)
             h.seen_at(e.player_id, e.table_id)
@@ -180,10 +194,17 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
             status = "removed" if e.removed else "eliminated"
             broadcast(h, m.PlayerStatus(player_id=int(e.player_id), name=ps.name, table=e.table_id,
                                         seat=None, status=status))  # type: ignore[arg-type]
+            ps.last_table = e.table_id
+            if ps.client is not None:
+                watch(h, ps.client, e.table_id)
+            out.append(e.player_id)
         elif isinstance(e, tev.TableBroken):
             runner = h.runners.get(e.table_id)
             if runner is not None:
                 runner.post(TableCommand(kind="wake"))
+            broken[e.table_id] = Counter()
+            broadcast(h, m.TableBroken(table=e.table_id, tables=tuple(t.table_ids())),
+                      [c for c in h.viewers if c.watching == e.table_id])
         elif isinstance(e, tev.DirectorAction):
             if e.action not in ("announce", "rule"):  # these are sent by their own events
                 announce_all(h, e.summary, by="director", reason=e.reason)
@@ -211,11 +232,42 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
         h.lobby_dirty = True
     # Moves are resolved after the whole batch: a table may break right after it
     # received a player, so only the final seat counts.
+    for table_id in reseated:
+        if table_id in t.tables:
+            for c in table_clients(h, table_id):
+                c.send(snapshot_for(h, c, table_id))
     for player_id in resnap:
         ps = h.players[player_id]
         loc = h.locate(player_id)
-        if ps.client is not None and loc is not None and loc.table_id in t.tables:
+        if ps.client is not None and loc is not None and loc.table_id in t.tables \
+                and loc.table_id not in reseated:
             ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+    # Who watched a broken table follows most of its players (version 2 was told why).
+    for table_id, went in broken.items():
+        follow = next((tid for tid, _ in went.most_common() if tid in t.tables), None)
+        if follow is None and t.tables:
+            follow = t.table_ids()[0]
+        for c in [c for c in h.viewers if c.watching == table_id]:
+            c.watching = follow
+            if follow is not None:
+                c.send(snapshot_for(h, c, follow))
+    if out and not t.finished:
+        standings = standings_message(h)
+        for player_id in out:
+            c = h.players[player_id].client
+            if c is not None:
+                c.send(standings)
+
+
+def watch(h: House, client: Client, table_id: int | None) -> None:
+    """A player who is out watches on: their connection gets a table's events (their last
+    table's, or the first in play) until it asks for another table's snapshot."""
+    t = h.tournament
+    if table_id is None or (table_id not in t.tables and table_id not in t.broken_tables):
+        ids = t.table_ids()
+        table_id = ids[0] if ids else None
+    client.watching = table_id
+    h.viewers.add(client)
 
 
 def director_called(h: House, e: tev.FloorCalled) -> m.DirectorCalled:

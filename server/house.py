@@ -162,8 +162,10 @@ class House:
         self._where[player_id] = table_id
 
     def client_table(self, client: Client) -> int | None:
-        """The table a connection plays at, or watches."""
+        """The table a connection plays at (or is on the way to), or watches: a player who
+        is out watches like a spectator."""
         if client.player_id is not None:
             loc = self.locate(client.player_id)
-            return loc.table_id if loc is not None else None
+            if loc is not None:
+                return loc.table_id
         return client.watching

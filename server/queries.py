@@ -34,10 +34,12 @@ async def snapshot(h: House, client: Client, msg: m.SnapshotRequest) -> None:
     table_id = msg.table or h.client_table(client)
     if table_id is None or table_id not in h.tournament.tables:
         raise ProtocolError(E.NOT_FOUND, "no such table" if table_id else "you are not at a table")
-    if client.role == "player" and table_id != h.client_table(client):
+    seated = client.player_id is not None and h.locate(client.player_id) is not None
+    if seated and table_id != h.client_table(client):
         raise ProtocolError(E.UNAUTHORIZED, "players can see only their own table")
-    if client.role in ("spectator", "director"):
+    if not seated:  # spectators, the director, and players who are out: they watch it now
         client.watching = table_id
+        h.viewers.add(client)
     client.send(snapshot_for(h, client, table_id, msg.id))
 
 

@@ -239,7 +239,7 @@ class Director:
                 raise TournamentError(f"seat {seat} at table {table_id} is taken")
         elif loc.table_id == table_id:
             raise TournamentError(
-                f"{t.name_of(player_id)} is already at table {table_id}: name a seat to change seats"
+                f"{t.who(player_id)} is already at table {table_id}: name a seat to change seats"
             )
         elif not t._free_seats(table_id):
             raise TournamentError(f"table {table_id} has no empty seat")
@@ -447,13 +447,13 @@ class Director:
             raise TournamentError(f"no player {player_id!r} is registered")
         e = self._t._entrant(player_id)
         if e.out:
-            raise TournamentError(f"{e.name} is out of the tournament (place {e.place})")
+            raise TournamentError(f"{self._t.who(player_id)} is out of the tournament (place {e.place})")
 
     def _need_chips_left(self, player_id: str, delta: int) -> None:
         stack = self._t.stack_of(player_id)
         if stack + delta < 1:
             raise TournamentError(
-                f"{self._t.name_of(player_id)} has {stack} chips: a change of {delta} would leave "
+                f"{self._t.who(player_id)} has {stack} chips: a change of {delta} would leave "
                 "none; remove the player instead"
             )
 

@@ -195,6 +195,12 @@ class Tournament:
     def name_of(self, player_id: str) -> str:
         return self._entrant(player_id).name
 
+    def who(self, player_id: str) -> str:
+        """A player in a person's words, for errors: "bob (player 2)", the name and the
+        number the lobby shows (a name may be shared in spirit, or hard to type)."""
+        e = self._entrants.get(player_id)
+        return f"player {player_id}" if e is None else f"{e.name} (player {player_id})"
+
     @property
     def registered(self) -> list[str]:
         return list(self._entrants)
@@ -354,7 +360,7 @@ class Tournament:
         if not isinstance(player_id, str) or not player_id:
             raise TournamentError(f"a player needs an id (text), not {player_id!r}")
         if player_id in self._entrants:
-            raise TournamentError(f"player {player_id!r} is already registered")
+            raise TournamentError(f"{self.who(player_id)} is already registered")
         if not isinstance(name, str):
             raise TournamentError(f"a player's name is text, not {name!r}")
         name = name.strip()
@@ -553,7 +559,7 @@ class Tournament:
         try:
             return self._entrants[player_id]
         except KeyError:
-            raise TournamentError(f"no player {player_id!r} is registered") from None
+            raise TournamentError(f"there is no player {player_id}") from None
 
     def _no_table(self, table_id: int) -> str:
         if table_id in self.broken_tables:
@@ -594,7 +600,7 @@ class Tournament:
         ``at``: where they are, when the caller knows (saves looking at every table)."""
         loc = self.location(player_id) if at is None else at
         if loc is None:
-            raise TournamentError(f"player {player_id!r} has no seat")
+            raise TournamentError(f"{self.who(player_id)} has no seat")
         if loc.waiting:
             arrivals = self._incoming[loc.table_id]
             arrival = next(a for a in arrivals if a.player_id == player_id)
@@ -632,7 +638,7 @@ class Tournament:
         """Change a player's stack (not in a hand); the new stack."""
         loc = self.location(player_id)
         if loc is None:
-            raise TournamentError(f"player {player_id!r} has no seat")
+            raise TournamentError(f"{self.who(player_id)} has no seat")
         if loc.waiting:
             arrival = next(a for a in self._incoming[loc.table_id] if a.player_id == player_id)
             arrival.stack += delta
@@ -776,7 +782,7 @@ class Tournament:
         for seat, pid in zip(order, players, strict=True):
             target = spread_target(list(loads.values()), seats)
             if target is None:  # cannot happen: a table breaks only when the players fit
-                raise TournamentError(f"no seat for {pid!r} when table {table_id} breaks")
+                raise TournamentError(f"no seat for {self.who(pid)} when table {table_id} breaks")
             at = Location(table_id=table_id, seat=seat, waiting=False)
             moves.append(self._move(pid, target, None, MoveReason.BREAK, at=at))
             old = loads[target]

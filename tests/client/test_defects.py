@@ -399,7 +399,8 @@ def test_17_director_errors_name_the_player_not_an_internal_id() -> None:
     mover = next(p for p in ("p01", "p02", "p03") if t.location(p) and t.location(p).table_id == 1)  # type: ignore[union-attr]
     with pytest.raises(TournamentError) as err:
         Director(t).move_player(0.0, mover, 1, reason="x")
-    assert f"{mover!r}" not in str(err.value) and t.name_of(mover) in str(err.value)
+    assert f"{mover!r}" not in str(err.value)
+    assert f"{t.name_of(mover)} (player {mover})" in str(err.value)
 
 
 def test_17_history_times_say_the_zone_once() -> None:

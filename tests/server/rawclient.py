@@ -169,6 +169,27 @@ class RawClient:
         msg = await self.wait_for(lambda x: isinstance(x, kind) and (pred is None or pred(x)))
         return msg  # type: ignore[return-value]
 
+    async def seen(self, kind: type[T], pred: Callable[[T], bool] | None = None) -> T:
+        """A message of ``kind`` received at any time (the cursor left aside), waiting for it."""
+        while True:
+            for x in self.received:
+                if isinstance(x, kind) and (pred is None or pred(x)):
+                    return x
+            if self.eof:
+                raise EOFError(f"{self.name}: connection closed while waiting")
+            await self.changed()
+
+    async def seen_after(self, first: m.ServerMessage, kind: type[T]) -> T:
+        """The first message of ``kind`` received after ``first``, waiting for it."""
+        start = next(i for i, x in enumerate(self.received) if x is first)
+        while True:
+            for x in self.received[start + 1:]:
+                if isinstance(x, kind):
+                    return x
+            if self.eof:
+                raise EOFError(f"{self.name}: connection closed while waiting")
+            await self.changed()
+
     def skip(self) -> None:
         """Move the cursor past everything received so far."""
         self.cursor = len(self.received)

@@ -9,9 +9,8 @@ message or field sent to it fails the test by itself.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TypeVar
 
 import trio
 
@@ -20,8 +19,6 @@ from poker.cards import parse_card
 from poker.evaluator import evaluate
 from tests.server.harness import BANK, CLOCK, Table, table
 from tests.server.rawclient import RawClient
-
-T = TypeVar("T")
 
 
 @asynccontextmanager
@@ -36,7 +33,7 @@ async def bounded(version: int) -> AsyncIterator[Table]:
 async def watchers(t: Table, *versions: int) -> list[RawClient]:
     """Spectators of table 1, one per version, reading in the background (after the
     start: before it there is no table to watch)."""
-    await seen(t.players[0], m.TableSnapshot, lambda _: True)
+    await t.players[0].seen(m.TableSnapshot, lambda _: True)
     out = []
     for version in versions:
         s = await RawClient.connect(t.port)
@@ -56,15 +53,6 @@ async def fresh_hand(t: Table) -> tuple[RawClient, m.YourTurn]:
         await t.act(c, turn, "fold" if turn.legal.fold else "check")
 
 
-async def seen(c: RawClient, kind: type[T], pred: Callable[[T], bool]) -> T:
-    """A message received at any time (the cursor of ``next`` left aside), waiting for it."""
-    while True:
-        for x in c.received:
-            if isinstance(x, kind) and pred(x):
-                return x
-        await c.changed()
-
-
 def of_hand(c: RawClient, hand_no: int, kind: type[m.ServerMessage] | None = None) -> list[m.ServerMessage]:
     return [x for x in c.received if getattr(x, "hand_no", None) == hand_no
             and (kind is None or isinstance(x, kind))]
@@ -81,7 +69,7 @@ async def test_everyone_at_the_table_is_told_whose_turn_it_is_and_when_the_bank_
         v2, v1 = await watchers(t, 2, 1)
         c, turn = await fresh_hand(t)
         for x in [*t.players, v2]:
-            told = await seen(x, m.Turn, lambda u: (u.hand_no, u.seat) == (turn.hand_no, turn.seat))
+            told = await x.seen(m.Turn, lambda u: (u.hand_no, u.seat) == (turn.hand_no, turn.seat))
             assert told.player_id == c.player_id and told.table == 1
             assert (told.deadline_ms, told.time_bank_ms) == (CLOCK * 1000, BANK * 1000)
         mine = next(x for x in of_hand(c, turn.hand_no, m.Turn) if x.seat == turn.seat)  # type: ignore[attr-defined]
@@ -98,7 +86,7 @@ async def test_everyone_at_the_table_is_told_whose_turn_it_is_and_when_the_bank_
         assert b"deadline_ms" not in v1.lines[v1.received.index(old)]
         # Nobody acts: when the action clock runs out the bank starts, and everyone is told.
         for x in [*t.players, v2]:
-            bank = await seen(x, m.Turn, lambda u: (u.hand_no, u.seat, u.deadline_ms) == (turn.hand_no, turn.seat, 0))
+            bank = await x.seen(m.Turn, lambda u: (u.hand_no, u.seat, u.deadline_ms) == (turn.hand_no, turn.seat, 0))
             assert (bank.deadline_ms, bank.time_bank_ms) == (0, BANK * 1000)
         timed_out = await v1.next(m.Action, lambda a: a.seat == turn.seat and a.hand_no == turn.hand_no)
         assert timed_out.automatic
@@ -212,7 +200,7 @@ async def test_a_version_1_player_gets_exactly_version_1(autojump_clock: object)
             await t.act(o, ot, "fold")
         await t.next_turn()
         for p in t.players:
-            await seen(p, m.HandEnded, lambda e: e.hand_no == turn.hand_no)
+            await p.seen(m.HandEnded, lambda e: e.hand_no == turn.hand_no)
         for p in t.players:
             text = b"\n".join(p.lines)
             for key in (b"best_five", b"hand_detail", b"all_in_to", b'"type":"turn"',

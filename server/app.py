@@ -68,7 +68,7 @@ class Server(House):
         """Stop accepting, tell every client, and let the writers flush."""
         self._accepting.cancel()  # stop accepting; the connections live in the server's nursery
         for client in list(self.clients):
-            client.send(m.ServerGoodbye(reason=reason))
+            client.send(m.ServerGoodbye(reason=reason, code="shutdown"))
         with trio.move_on_after(2):
             async with trio.open_nursery() as n:
                 for client in list(self.clients):

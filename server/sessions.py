@@ -18,11 +18,12 @@ import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client, PlayerState, token_hash
 from server.director_key import matches
-from server.fanout import director_called, player_status, send_your_turn, tournament_events
+from server.fanout import director_called, player_status, send_your_turn, tournament_events, watch
 from server.house import House
 from server.snapshots import lobby_message, send_result_if_over, snapshot_for
 from server.store import Record
 from server.tournament.events import FloorCalled
+from server.tournament.tournament import Phase
 
 log = logging.getLogger("hickory.server")
 
@@ -85,11 +86,14 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
         raise ProtocolError(E.BAD_TOKEN, "unknown session token; join with a new name instead")
     ps = h.players[player_id]
     old = ps.client
-    if old is not None and old is not client:
-        old.send(m.ServerGoodbye(reason="replaced by a new connection with your token"))
+    # Taking over from a live connection: the seat never went away, so nobody is told.
+    replaced = old is not None and old is not client
+    if old is not None and replaced:
+        old.send(m.ServerGoodbye(reason="replaced by a new connection with your token", code="replaced"))
         old.player_id = None
         old.role = ""
         h.clients.discard(old)
+        h.viewers.discard(old)
         # Close after the goodbye is out (a bare close lets the handler cancel the
         # writer first, and the old client never learns why it was cut off).
         if h.nursery is not None:
@@ -104,8 +108,13 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
     client.send(lobby_message(h))
     for text in h.restart_notices:
         client.send(m.Announcement(text=text, by="server", reason=None))
+    if loc is None and t.phase is not Phase.REGISTERING and not t.finished:
+        watch(h, client, ps.last_table)  # out of the tournament: they watch on
+        if client.watching is not None:
+            client.send(snapshot_for(h, client, client.watching))
     if loc is not None and loc.table_id in t.tables:
-        player_status(h, player_id, "reconnected")
+        if not replaced:
+            player_status(h, player_id, "reconnected")
         client.send(snapshot_for(h, client, loc.table_id))
         runner = h.runners.get(loc.table_id)
         hand = t.table(loc.table_id).hand

@@ -288,6 +288,26 @@ async def test_a_second_connection_with_the_token_replaces_the_first(autojump_cl
         assert isinstance(c.received[-1], m.ServerGoodbye)
 
 
+async def test_a_replaced_connection_is_told_why_and_nobody_else_hears_of_it(autojump_clock: object) -> None:
+    """Version 2: the goodbye's code says "replaced" (a client stops reconnecting on it),
+    and the table sees no "reconnected": for them the player never left."""
+    async with table(version=2) as t:
+        c, turn = await t.next_turn()
+        assert c.token is not None
+        new = await RawClient.connect(t.port)
+        welcome = await new.resume(c.token, version=2)
+        assert isinstance(welcome, m.Welcome) and welcome.seat == turn.seat
+        bye = await c.seen(m.ServerGoodbye)
+        assert bye.code == "replaced"
+        t.players[t.players.index(c)] = new
+        t.nursery.start_soon(new.pump)
+        again = await new.next(m.YourTurn)
+        await t.act(new, again, "call")
+        for o in t.others(new):
+            await o.seen(m.Action, lambda a: (a.hand_no, a.seat) == (turn.hand_no, turn.seat))
+            assert not [x for x in o.received if isinstance(x, m.PlayerStatus) and x.player_id == c.player_id]
+
+
 async def test_a_table_where_everyone_sits_out_deals_at_a_human_pace(autojump_clock: object) -> None:
     """Nobody acts: all three time out and sit out. The table then deals one hand per
     action clock (it used to fold hands as fast as the CPU could), and deals at once

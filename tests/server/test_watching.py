@@ -136,6 +136,12 @@ async def test_a_player_out_may_watch_any_table(autojump_clock: object) -> None:
             assert snap.your_seat is None and all(sv.player_id != gone.player_id for sv in snap.seats)
             started = await gone.seen_after(status, m.HandStarted)
             assert started.table == 1
+            # Back after a drop, they watch on: the table, then its hands.
+            back, welcome = await t.resume(gone)
+            assert welcome.table is None
+            snap = await back.next(m.TableSnapshot)
+            assert snap.table == 1 and snap.your_seat is None
+            await back.next(m.HandStarted)
 
 
 async def test_a_director_move_within_a_table_is_seen_by_everyone_there(autojump_clock: object) -> None:

@@ -32,13 +32,15 @@ class IllegalAction(Exception):
     """An action the rules do not allow now, with text a player can act on.
 
     ``code`` is the protocol's error code (``not_your_turn``, ``illegal_action``,
-    ``hand_over``) so the server can map it without parsing the text.
+    ``hand_over``) so the server can map it without parsing the text; ``field`` is what
+    was wrong, the ``action`` or its ``amount`` (the error's path names it).
     """
 
-    def __init__(self, message: str, *, code: str = "illegal_action") -> None:
+    def __init__(self, message: str, *, code: str = "illegal_action", field: str = "action") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
 
 
 @attrs.frozen(kw_only=True)

@@ -294,6 +294,8 @@ class Hand:
                 raise IllegalAction("nothing to go all-in for: you can only check")
         else:
             target = self._validate(legal, action)
+            if kind is ActionKind.BET and not legal.is_bet:
+                kind = ActionKind.RAISE  # the big blind's option: a raise of the blind
         events = self.events
         mark = len(events)
         self._legal = None
@@ -327,7 +329,7 @@ class Hand:
         p = self._by_seat[legal.seat]
         kind = action.kind
         if action.amount is not None and kind in _NO_AMOUNT:
-            raise IllegalAction(f"{kind} takes no amount")
+            raise IllegalAction(f"{kind} takes no amount", field="amount")
         if kind is ActionKind.FOLD:
             if not legal.fold:
                 raise IllegalAction("folding is refused when you can check for free; check instead")
@@ -340,15 +342,17 @@ class Hand:
             if legal.call is None:
                 raise IllegalAction("nothing to call: check or bet")
             return p.bet + legal.call
-        # BET or RAISE
+        # BET or RAISE. A bet is what a player with nothing to call makes, so it is also
+        # the big blind's raise when the action comes back unraised (legal.call is None
+        # there too); the action is then recorded as the raise it is.
         word = "bet" if legal.is_bet else "raise to"
-        if kind is ActionKind.BET and not legal.is_bet:
-            raise IllegalAction(f"there is a bet of {self.current_bet} to you: raise, call or fold")
+        if kind is ActionKind.BET and legal.call is not None:
+            raise IllegalAction(f"there is a bet of {self.current_bet} to you: {legal.describe()}")
         if kind is ActionKind.RAISE and legal.is_bet:
-            raise IllegalAction("there is no bet to raise: bet, or check")
+            raise IllegalAction(f"there is no bet to raise: {legal.describe()}")
         to = action.amount
         if to is None or isinstance(to, bool) or not isinstance(to, int):
-            raise IllegalAction(f"{kind} needs a whole-chip amount (the total to {word})")
+            raise IllegalAction(f"{kind} needs a whole-chip amount (the total to {word})", field="amount")
         if legal.min_raise_to is None or legal.max_raise_to is None:
             if p.bet + p.stack <= self.current_bet:
                 raise IllegalAction(
@@ -363,20 +367,23 @@ class Hand:
             )
         if to > legal.max_raise_to:
             raise IllegalAction(
-                f"{word} {to} is more than you have: the most is {legal.max_raise_to} (all-in)"
+                f"{word} {to} is more than you have: the most is {legal.max_raise_to} (all-in)",
+                field="amount",
             )
         if to < legal.min_raise_to:
             if legal.is_bet:
                 raise IllegalAction(
-                    f"bet {to} is below the minimum bet of {legal.min_raise_to} (big blind {self.big_blind})"
+                    f"bet {to} is below the minimum bet of {legal.min_raise_to} (big blind {self.big_blind})",
+                    field="amount",
                 )
             raise IllegalAction(
                 f"raise to {to} is below the minimum raise to {legal.min_raise_to} "
                 f"(big blind {self.big_blind})"
-                + ("" if legal.min_raise_to < legal.max_raise_to else "; all-in is the only raise")
+                + ("" if legal.min_raise_to < legal.max_raise_to else "; all-in is the only raise"),
+                field="amount",
             )
         if legal.min_raise_to == legal.max_raise_to and to != legal.max_raise_to:
-            raise IllegalAction(f"the only raise is all-in to {legal.max_raise_to}")
+            raise IllegalAction(f"the only raise is all-in to {legal.max_raise_to}", field="amount")
         return to
 
     def show(self, seat: int) -> list[Event]:

@@ -66,8 +66,9 @@ def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None =
     return sent
 
 
-def reply_error(client: Client, code: str, message: str, request_id: int | None = None) -> None:
-    client.send(m.Error(id=request_id, code=code, message=message, path=None, fatal=code in E.FATAL_CODES))
+def reply_error(client: Client, code: str, message: str, request_id: int | None = None,
+                path: str | None = None) -> None:
+    client.send(m.Error(id=request_id, code=code, message=message, path=path, fatal=code in E.FATAL_CODES))
 
 
 def announce_all(h: House, text: str, *, by: str = "director", reason: str | None = None) -> None:

@@ -44,7 +44,11 @@ async def snapshot(h: House, client: Client, msg: m.SnapshotRequest) -> None:
 
 
 async def history(h: House, client: Client, msg: m.HistoryRequest) -> None:
-    client.send(await _history(h, client, msg))
+    reply = await _history(h, client, msg)
+    if msg.hand_no is not None and not reply.hands:
+        kept = "" if h.store is not None else " (this server keeps no history: it runs without a database)"
+        raise ProtocolError(E.NOT_FOUND, f"there is no finished hand #{msg.hand_no} in the history{kept}")
+    client.send(reply)
 
 
 async def _history(h: House, client: Client, msg: m.HistoryRequest) -> m.History:

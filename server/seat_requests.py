@@ -16,7 +16,7 @@ from server.house import House, TableCommand
 
 async def act(h: House, client: Client, msg: m.Act) -> None:
     if client.player_id is None:
-        raise ProtocolError(E.NOT_SEATED, "spectators and the director do not act")
+        raise ProtocolError(E.UNAUTHORIZED, "spectators and the director do not act")
     if h.tournament.finished:
         raise ProtocolError(E.TOURNAMENT_OVER, "the tournament is over")
     table_id = h.client_table(client)
@@ -30,7 +30,7 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
 async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) -> None:
     kind = "sit_out" if isinstance(msg, m.SitOut) else "im_back"
     if client.player_id is None:
-        raise ProtocolError(E.NOT_SEATED, "only players can sit out")
+        raise ProtocolError(E.UNAUTHORIZED, "only players sit out and come back")
     table_id = h.client_table(client)
     runner = h.runners.get(table_id) if table_id is not None else None
     if runner is None or not runner.post(TableCommand(kind=kind, player_id=client.player_id)):

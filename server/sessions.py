@@ -54,14 +54,14 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
         # cut line). It proves itself with the token it chose, and resumes its seat.
         await _resume(h, client, m.Resume(id=msg.id, version=msg.version, token=msg.token))
         return
+    if not t.registration_open():  # before the name: a new name would not help
+        late = "" if t.late_until is None else f" (late registration closed at the end of level {t.late_until})"
+        raise ProtocolError(E.INVALID_STATE, f"registration is closed: the tournament has started{late}")
     if taken is not None:
         raise ProtocolError(
             E.NAME_TAKEN,
             f"the name {msg.name!r} is taken; pick another, or resume with your session token",
         )
-    if not t.registration_open():
-        late = "" if t.late_until is None else f" (late registration closed at the end of level {t.late_until})"
-        raise ProtocolError(E.INVALID_STATE, f"registration is closed: the tournament has started{late}")
     if len(h.players) >= h.config.max_players:
         raise ProtocolError(E.SERVER_FULL, "the tournament is full")
     token = msg.token if msg.token is not None else secrets.token_urlsafe(24)
@@ -143,7 +143,7 @@ async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
 async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> None:
     if not matches(msg.secret, h.director_secret_hash):
         await trio.sleep(0.5)  # slow down guessing
-        raise ProtocolError(E.UNAUTHORIZED, "wrong director secret")
+        raise ProtocolError(E.WRONG_PASSWORD, "wrong director secret")
     client.role = "director"
     h.viewers.add(client)
     ids = h.tournament.table_ids()

@@ -49,6 +49,7 @@ class TableRunner:
         self.turn: Turn | None = None
         self.last_hand_end = -math.inf
         self.away_until: float | None = None  # when everyone is sitting out: next deal
+        self.returning: set[str] = set()  # sitting out, back from the next hand (im_back in a hand)
 
     def post(self, cmd: TableCommand) -> bool:
         try:
@@ -158,6 +159,7 @@ class TableRunner:
         records += h.journal.audit(events)
         await h.journal.commit(records)
         tournament_events(h, events)
+        self.bring_back()
         wake_tables(h)
         for w in h.watchers:
             w.hand_ended(self.table_id)
@@ -202,12 +204,31 @@ class TableRunner:
                     return True
         return False
 
-    async def handle_in_hand(self, hand: Hand, turn: Turn, cmd: TableCommand) -> bool:
-        """Handle one command during a hand; True when the player to act has acted."""
+    def back_next_hand(self, player_id: str) -> None:
+        """A player sitting out says they are back during a hand: they play from the next
+        hand (this one goes on being acted for them), and are told so when it ends."""
+        if self.house.players[player_id].sitting_out:
+            self.returning.add(player_id)
+
+    def bring_back(self) -> None:
+        """The hand is over: the players who said they are back are back."""
         h = self.house
-        if cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
-            set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
-            if cmd.kind == "sit_out" and cmd.player_id == turn.player_id:
+        for player_id in sorted(self.returning):
+            if h.locate(player_id) is not None:  # not out in the hand
+                set_sitting_out(h, player_id, False)
+        self.returning.clear()
+
+    async def handle_in_hand(self, hand: Hand, turn: Turn, cmd: TableCommand) -> bool:
+        """Handle one command during a hand; True when the player to act has acted.
+        ``sit_out`` takes effect at once; ``im_back`` (or any act) from the next hand."""
+        h = self.house
+        if cmd.kind == "im_back" and cmd.player_id is not None:
+            self.back_next_hand(cmd.player_id)
+            return False
+        if cmd.kind == "sit_out" and cmd.player_id is not None:
+            self.returning.discard(cmd.player_id)
+            set_sitting_out(h, cmd.player_id, True)
+            if cmd.player_id == turn.player_id:
                 self.turn = None
                 legal = hand.legal_actions()
                 assert legal is not None
@@ -223,20 +244,24 @@ class TableRunner:
         client = cmd.client
         if cmd.player_id is not None:
             # A sitting-out player is acted for without a turn, so trying to act is how
-            # "they act" ends the sit-out: back from their next decision.
-            set_sitting_out(h, cmd.player_id, False)
+            # "they act" ends the sit-out: back from the next hand, as with im_back.
+            self.back_next_hand(cmd.player_id)
         if cmd.player_id != turn.player_id:
             reply_error(client, E.NOT_YOUR_TURN, f"not your turn: seat {turn.seat} is to act", msg.id)
             return False
         if msg.hand_no != hand.hand_no or (msg.table is not None and msg.table != self.table_id):
+            wrong = "act.hand_no" if msg.hand_no != hand.hand_no else "act.table"
             reply_error(client, E.STALE_HAND,
-                        f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} is being played", msg.id)
+                        f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} is being played", msg.id,
+                        path=wrong)
             return False
         action = Action(kind=ActionKind(msg.action), amount=msg.amount)
         try:
             new = hand.act(turn.seat, action)
         except IllegalAction as exc:
-            reply_error(client, exc.code if exc.code != "hand_over" else E.STALE_HAND, exc.message, msg.id)
+            code = exc.code if exc.code != "hand_over" else E.STALE_HAND
+            path = f"act.{exc.field}" if code == E.ILLEGAL_ACTION else None
+            reply_error(client, code, exc.message, msg.id, path=path)
             return False
         used = trio.current_time() - turn.started
         ps = h.players[turn.player_id]
@@ -262,6 +287,7 @@ class TableRunner:
         await h.journal.commit(records)
         self.turn = None
         tournament_events(h, events)
+        self.bring_back()
         wake_tables(h)
 
     async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:

@@ -177,7 +177,8 @@ def unlisted_actions(hand: Hand, legal: LegalActions) -> Iterator[tuple[int, Act
         if lo < hi:
             yield seat, Action(kind=kind, amount=lo - 1)
         yield seat, Action(kind=kind, amount=hi + 1)
-        yield seat, Action(kind=wrong, amount=lo)
+        if not (wrong is ActionKind.BET and legal.call is None):  # the big blind's option: a bet raises
+            yield seat, Action(kind=wrong, amount=lo)
         yield seat, Action(kind=kind, amount=None)
     else:
         yield seat, Action(kind=kind, amount=legal.current_bet + hand.big_blind)

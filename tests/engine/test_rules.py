@@ -593,10 +593,26 @@ def test_call_with_nothing_to_call_refused() -> None:
 def test_bet_facing_a_bet_and_raise_with_no_bet_refused() -> None:
     hand = new_hand({1: 10000, 2: 10000, 3: 10000}, button=1)
     err = refused(hand, 1, B(400))
-    assert err.message == "there is a bet of 200 to you: raise, call or fold"
+    assert err.message == "there is a bet of 200 to you: fold, call 200, raise to 400..10000"
+    assert err.field == "action"
     hand = _to_flop()
     err = refused(hand, 2, R(400))
-    assert err.message == "there is no bet to raise: bet, or check"
+    assert err.message == "there is no bet to raise: check, bet 200..9800"
+
+
+def test_the_big_blinds_option_takes_a_bet_as_the_raise_it_is() -> None:
+    """Limped to the big blind: nothing to call (legal.call is None), so "bet" is what a
+    player reading the legal actions sends; it raises the blind."""
+    hand = new_hand({1: 10000, 2: 10000, 3: 10000}, button=1)
+    hand.act(1, C())
+    hand.act(2, C())
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 3 and legal.call is None and legal.check
+    assert (legal.min_raise_to, legal.max_raise_to) == (400, 10000)
+    err = refused(hand, 3, B(300))
+    assert err.message.startswith("raise to 300 is below the minimum raise to 400") and err.field == "amount"
+    (taken,) = [e for e in hand.act(3, B(600)) if isinstance(e, ActionTaken)]
+    assert (taken.action, taken.to, taken.amount) == (ActionKind.RAISE, 600, 400)
 
 
 def test_raise_beyond_the_stack_refused() -> None:

@@ -54,7 +54,7 @@ async def test_the_director_gets_back_in_after_a_kill_and_a_new_secret_needs_the
         assert secret not in server.last_log(), "a kept secret is never printed again"
         assert isinstance(await login(port, secret), m.Welcome), "the same secret after the restart"
         wrong = await login(port, secret + "x")
-        assert isinstance(wrong, m.Error) and wrong.code == "unauthorized"
+        assert isinstance(wrong, m.Error) and wrong.code == "wrong_password"
 
         busy = secret_tool(server.db)
         assert busy.returncode == 2 and "stop the server" in busy.stderr
@@ -68,6 +68,6 @@ async def test_the_director_gets_back_in_after_a_kill_and_a_new_secret_needs_the
         port = await server.start()
         assert isinstance(await login(port, new), m.Welcome)
         old = await login(port, secret)
-        assert isinstance(old, m.Error) and old.code == "unauthorized"
+        assert isinstance(old, m.Error) and old.code == "wrong_password"
     finally:
         server.stop()

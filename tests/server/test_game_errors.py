@@ -78,4 +78,4 @@ async def test_spectators_do_not_act(autojump_clock: object) -> None:
         await s.spectate(1)
         await s.send(m.Act(id=1, hand_no=turn.hand_no, action="fold"))
         error = await s.recv_until(m.Error)
-        assert (error.id, error.code) == (1, "not_seated")
+        assert (error.id, error.code) == (1, "unauthorized")

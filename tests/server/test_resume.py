@@ -224,7 +224,7 @@ async def test_a_sitting_out_player_is_acted_for_until_back(autojump_clock: obje
         mine = [a for a in t.others(c)[0].received
                 if isinstance(a, m.Action) and a.seat == seat and a.hand_no == turn.hand_no + 1]
         assert mine and all(a.automatic for a in mine)
-        # im_back: from the next decision on it plays again, with its bank spent.
+        # im_back: from the next hand it plays again, with its bank spent.
         await c.send(m.ImBack(id=5))
         await c.next(m.Ack, lambda a: a.id == 5)
         await c.next(m.PlayerStatus, lambda s: s.player_id == c.player_id and s.status == "back")
@@ -236,13 +236,15 @@ async def test_a_sitting_out_player_is_acted_for_until_back(autojump_clock: obje
 async def test_a_sitting_out_player_comes_back_by_acting(autojump_clock: object) -> None:
     async with table() as t:
         c, turn = await timed_out(t)
-        # It tries to act (say its client missed the sit-out): that says "I'm back".
+        # It tries to act (say its client missed the sit-out): that says "I'm back", from
+        # the next hand (as im_back does).
         hand = max(x.hand_no for x in c.received if isinstance(x, m.HandStarted))
         await c.send(m.Act(id=9, hand_no=hand, action="check"))
-        await c.next(m.PlayerStatus, lambda s: s.player_id == c.player_id and s.status == "back")
         error = await c.next(m.Error, lambda e: e.id == 9)
         assert error.code == "not_your_turn"
-        await play_until_turn_of(t, c)
+        turn = await play_until_turn_of(t, c)
+        back = await c.seen(m.PlayerStatus, lambda s: s.player_id == c.player_id and s.status == "back")
+        assert c.received.index(back) < c.received.index(turn)
 
 
 async def test_a_disconnected_player_is_timed_out_and_resumes_sitting_out(autojump_clock: object) -> None:

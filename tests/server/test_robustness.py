@@ -314,7 +314,7 @@ async def test_director_commands_need_the_secret(autojump_clock: object) -> None
         d = await hello(port)
         await d.send(m.DirectorLogin(version=1, secret="guess"))
         error = await d.recv_until(m.Error)
-        assert error.code == "unauthorized" and not error.fatal
+        assert error.code == "wrong_password" and not error.fatal
         await d.send(m.DirectorLogin(version=1, secret="s3cret"))
         welcome = await d.recv_until(m.Welcome)
         assert welcome.role == "director"

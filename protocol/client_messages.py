@@ -133,7 +133,8 @@ class Act:
 
 @attrs.frozen(kw_only=True)
 class SitOut:
-    """Sit out from the next hand: your blinds are posted and your hands folded."""
+    """Sit out, at once: from your next decision (in this hand too) the server checks
+    for you when checking is free and folds otherwise; your blinds are still posted."""
 
     TYPE: ClassVar[str] = "sit_out"
     SINCE: ClassVar[int] = 1
@@ -142,7 +143,8 @@ class SitOut:
 
 @attrs.frozen(kw_only=True)
 class ImBack:
-    """Come back from sitting out; you play from the next hand."""
+    """Come back from sitting out; you play from the next hand (the hand in play goes on
+    being played for you). player_status back says so when that hand ends."""
 
     TYPE: ClassVar[str] = "im_back"
     SINCE: ClassVar[int] = 1
@@ -209,7 +211,8 @@ class SnapshotRequest:
     """Ask for a table snapshot (answered by table_snapshot).
 
     Attributes:
-        table: the table, or null for your own (players) / the one you watch (spectators)
+        table: the table, or null for your own (players) / the one you watch (spectators,
+            the director, and players who are out, who may watch any table)
     """
 
     TYPE: ClassVar[str] = "snapshot_request"
@@ -223,7 +226,8 @@ class HistoryRequest:
     """Ask for finished hands (answered by history).
 
     Give hand_no for one hand, or last for the most recent hands (default 1; the server
-    caps it). Players get their own cards in every hand they were dealt into.
+    caps it). Players get their own cards in every hand they were dealt into. A hand_no
+    that is not in the history (not finished, or no such hand) gets not_found.
 
     Attributes:
         table: the table, or null for your own

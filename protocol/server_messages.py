@@ -516,7 +516,9 @@ class PlayerStatus:
 
 @attrs.frozen(kw_only=True)
 class PlayerMoved:
-    """A player moved to another table (balancing or the director).
+    """A player moved to another table (balancing or the director), or to another seat
+    at the same table (the director; from_table is then table, and everyone at the table
+    gets its table_snapshot after this).
 
     Attributes:
         from_table: the table they left
@@ -621,7 +623,8 @@ class History:
 
 @attrs.frozen(kw_only=True)
 class Standings:
-    """The standings, leader first.
+    """The standings, leader first: on request, and to a player the moment they are out
+    (their finishing place is in it).
 
     Attributes:
         places: one line per entrant, by place
@@ -683,8 +686,10 @@ class Turn:
     """Whose turn it is, to everyone at the table: players and spectators (since v2).
 
     Sent each time a seat is given the turn, just before that player's own your_turn, and
-    again when the acting player's clock moves on to the time bank. A client counts the
-    clocks down from the moment it receives this line.
+    again when the acting player's action clock runs out and the time bank starts (then
+    deadline_ms is 0; not sent when the bank is empty). A seat that is sitting out gets
+    no turn: the server acts for it at once. A client counts the clocks down from the
+    moment it receives this line.
 
     Attributes:
         seat: the seat to act
@@ -729,9 +734,10 @@ class BetReturned:
 class TableBroken:
     """The table you watch was broken up to balance the others (since v2).
 
-    Sent to spectators and directors watching it; its players each get a player_moved
-    and a table_snapshot of their new table. The watcher sees no table until it spectates
-    another.
+    Sent to spectators and directors watching it (and players who are out, watching on);
+    its players each get a player_moved and a table_snapshot of their new table. The
+    watcher then gets the table_snapshot of the table most of them went to, and watches
+    that one (a version 1 watcher gets the snapshot alone).
 
     Attributes:
         table: the table that closed

@@ -499,8 +499,12 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
         return text if r.first("board") else f"The {msg.street}."
     if isinstance(msg, m.Showdown):
         if r.first("showdown"):
-            return ("Showdown: every hand still in is shown to everyone, listed from the "
+            text = ("Showdown: every hand still in is shown to everyone, listed from the "
                     "first player left of the button, each with the hand it makes.")
+            if msg.best_five is not None:
+                text += (" Version 2 adds best_five, the five cards that play, and "
+                         "hand_detail, the hand with its kickers (pot_awarded too).")
+            return text
         return None
     if isinstance(msg, m.PotAwarded):
         winners = ", ".join(r.name(w.seat) for w in msg.winners)
@@ -518,9 +522,19 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
     if isinstance(msg, m.ChatMessage):
         return f"The chat reaches everyone{', the speaker too' if msg.name == me else ''}."
     if isinstance(msg, m.ServerGoodbye):
-        return ("The server is shutting down (the operator pressed ctrl-C): goodbye, then "
+        text = ("The server is shutting down (the operator pressed ctrl-C): goodbye, then "
                 "it closes the connection. In a tournament still running, a player would "
                 "resume with the token once the server is back.")
+        if msg.code is not None:
+            text += f" Version 2 gives the reason as a code too: {msg.code}."
+        return text
+    if isinstance(msg, m.Turn):
+        if r.first("turn"):
+            mine = " Then, to the player to act, their own your_turn." if not spectator else ""
+            return (f"Whose turn it is, to everyone at the table (version 2): "
+                    f"{r.name(msg.seat)}, with the action clock and the time bank left in "
+                    "ms; again when the action clock runs out and the bank starts." + mine)
+        return None
     return None
 
 

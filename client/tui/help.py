@@ -16,7 +16,7 @@ HELP = [
     ("m", "all in (asks first unless it is your only way on)"),
     ("  before it", "k check/fold, K call any: queued until your turn, dropped if the bet changes"),
     ("Any time", ""),
-    ("s", "sit out from the next hand / I'm back"),
+    ("s", "sit out (at once) / I'm back (from the next hand)"),
     ("t", "chat; /lobby TEXT for all, /director TEXT calls the director"),
     ("h", "my last hands (Left/Right to browse)"),
     ("Tab", "side panel: log, chat, standings"),

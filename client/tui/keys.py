@@ -374,7 +374,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             notice("welcome back: you play from the next hand")
         else:
             actions.send(m.SitOut())
-            notice("sitting out from the next hand: press s when you are back")
+            notice("sitting out: the server checks or folds for you; press s when you are back")
 
     @kb.add("t", filter=idle)
     def _chat(event: KeyPressEvent) -> None:

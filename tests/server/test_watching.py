@@ -14,7 +14,7 @@ from typing import TypeVar
 import trio
 
 import protocol.messages as m
-from tests.server.harness import BotResult, fast_config, joined, play, pusher, running, table
+from tests.server.harness import BotResult, config, fast_config, joined, play, pusher, running, table
 from tests.server.rawclient import RawClient
 
 T = TypeVar("T")
@@ -184,3 +184,14 @@ async def test_a_director_error_names_the_player_by_name_and_number(autojump_clo
             error = await d.next(m.Error, lambda e: e.id == 1)
             assert f"p1 (player {mover.player_id})" in error.message, error.message
             assert "'" not in error.message
+
+
+async def test_a_director_in_before_the_start_follows_the_first_table(autojump_clock: object) -> None:
+    async with running(config(start_at=2, action_clock=60.0)) as (_, port):
+        with trio.fail_after(600):
+            d = await RawClient.connect(port)
+            welcome = await d.director()
+            assert welcome.table is None
+            await joined(port, ["ann", "bob"])
+            started = await d.recv_until(m.HandStarted)
+            assert started.table == 1

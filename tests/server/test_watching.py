@@ -14,7 +14,16 @@ from typing import TypeVar
 import trio
 
 import protocol.messages as m
-from tests.server.harness import BotResult, config, fast_config, joined, play, pusher, running, table
+from tests.server.harness import (
+    BotResult,
+    config,
+    fast_config,
+    joined,
+    play,
+    pusher,
+    running,
+    table,
+)
 from tests.server.rawclient import RawClient
 
 T = TypeVar("T")

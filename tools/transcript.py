@@ -465,10 +465,14 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
                      f"(deadline_ms), then {msg.time_bank_ms // 1000} s of time bank; if "
                      "both run out the server checks if it is free, else folds, and sits "
                      "the player out.")
+            if msg.legal.stack is not None:
+                text += (" stack and all_in_to (version 2): the chips behind, and the to "
+                         "total of going all in.")
         return text
     if isinstance(msg, m.Error):
-        return (f"Refused: {msg.code}, echoing request id {msg.id}. Nothing changed: the "
-                "turn goes on, with no new your_turn, and the clock keeps running.")
+        return (f"Refused: {msg.code}, echoing request id {msg.id}; path names the field at "
+                "fault. Nothing changed: the turn goes on, with no new your_turn, and the "
+                "clock keeps running.")
     if isinstance(msg, m.Ack):
         return f"ack for request {msg.id}, after the action it confirms."
     if isinstance(msg, m.Action):
@@ -530,10 +534,10 @@ def _received_note(r: _Reader, msg: m.ServerMessage) -> str | None:
         return text
     if isinstance(msg, m.Turn):
         if r.first("turn"):
-            mine = " Then, to the player to act, their own your_turn." if not spectator else ""
+            then = " Then, to the player to act, their own your_turn." if not spectator else ""
             return (f"Whose turn it is, to everyone at the table (version 2): "
                     f"{r.name(msg.seat)}, with the action clock and the time bank left in "
-                    "ms; again when the action clock runs out and the bank starts." + mine)
+                    "ms; again when the action clock runs out and the bank starts." + then)
         return None
     return None
 

@@ -344,7 +344,8 @@ def _sent_note(r: _Reader, obj: dict[str, Any]) -> str | None:
     if kind == "spectate":
         return ("The spectator arrives in the middle of the hand, picks version 1 and "
                 "asks to watch table 1. A version 1 connection is sent none of the messages "
-                "of version 2 (the fair deck's).")
+                "or fields of version 2 (the fair deck's, turn, the kickers at the "
+                "showdown).")
     if kind == "client_seed":
         if obj["draw"] == "seating":
             return (f"{me} answers at once with a seed of her own for that draw: 16 to 32 "

@@ -131,8 +131,11 @@ def set_sitting_out(h: House, player_id: str, value: bool) -> None:
 def tournament_events(h: House, events: Iterable[object]) -> None:
     """The tournament's news (moves, eliminations, announcements, the end) to who it concerns."""
     t = h.tournament
+    batch = list(events)
+    for w in h.watchers:
+        w.tournament_events(batch)
     resnap: set[str] = set()  # players to send a snapshot of where they end up
-    for e in events:
+    for e in batch:
         if isinstance(e, tev.PlayerMoved):
             ps = h.players[e.player_id]
             msg = m.PlayerMoved(player_id=int(e.player_id), name=ps.name, from_table=e.from_table,

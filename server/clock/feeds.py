@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import trio
 
+from poker.events import Event
+from poker.hand import Hand
 from server.clock.state import (
     Json,
     Presence,
@@ -35,7 +37,7 @@ TICK = 1.0  # seconds between states
 
 
 class NewsWatcher(Watcher):
-    """Keeps the latest table moves for the screen as the tournament makes them."""
+    """Keeps the latest table moves, and each table's hand number, as they happen."""
 
     def __init__(self, house: House, news: RoomNews) -> None:
         self.house = house
@@ -43,6 +45,9 @@ class NewsWatcher(Watcher):
 
     def tournament_events(self, events: Sequence[object]) -> None:
         self.news.take(self.house.tournament, self.house.now(), events)
+
+    def hand_events(self, table_id: int, hand: Hand, events: Sequence[Event]) -> None:
+        self.news.hand(table_id, hand.hand_no)
 
 
 def presence(h: House) -> Presence:

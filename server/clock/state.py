@@ -54,6 +54,11 @@ class RoomNews:
 
     def __init__(self, keep: int = MOVES_KEPT) -> None:
         self.notes: deque[RoomNote] = deque(maxlen=keep)
+        self.hands: dict[int, int] = {}  # table -> the number of its latest hand
+
+    def hand(self, table_id: int, hand_no: int) -> None:
+        """A table plays hand ``hand_no``: the tables view shows it between hands too."""
+        self.hands[table_id] = hand_no
 
     def take(self, t: Tournament, now: float, events: Iterable[object]) -> None:
         for e in events:
@@ -231,7 +236,7 @@ def tables_state(t: Tournament, now: float, presence: Presence, *, news: RoomNew
         tables.append({
             "table": tid,
             "seats_total": table.seat_count,
-            "hand_no": hand.hand_no if hand is not None else None,
+            "hand_no": hand.hand_no if hand is not None else (news.hands.get(tid) if news else None),
             "in_hand": playing,
             "hands_played": t.hands_dealt_at(tid),
             "button": hand.button if hand is not None else table.button,

@@ -176,16 +176,18 @@ def hypercorn_config(host: str, port: int) -> Config:
     return config
 
 
-async def serve_clock(house: House, host: str, port: int, *,
+async def serve_clock(house: House, host: str, port: int, *, max_streams: int = MAX_STREAMS,
+                      feeds: Feeds | None = None,
                       task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve the clock page until cancelled; ``task_status`` gets the bound port.
 
     The port is opened first, so a port in use is the host's error to fix (``ClockPortError``);
-    a failure after that is logged and ends only the clock: the tournament goes on.
+    a failure after that is logged and ends only the clock: the tournament goes on. Tests
+    pass their own ``feeds`` to look at it and a small ``max_streams``.
     """
-    feeds = Feeds(house)
+    feeds = feeds if feeds is not None else Feeds(house)
     # Starlette and hypercorn each type ASGI in their own words; the protocol is the same.
-    app = wrap_app(build_app(feeds), Config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
+    app = wrap_app(build_app(feeds, max_streams=max_streams), Config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
     config = hypercorn_config(host, port)
     try:
         sockets = config.create_sockets()

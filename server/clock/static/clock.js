@@ -18,6 +18,7 @@
   let full = null;             // the whole last state (standings, tables)
   let receivedAt = 0;          // performance.now() when it came
   let lastLevel = null;
+  let frames = 0;              // states received (body[data-frames]: tests wait on it)
   let warned = false;
   let soundOn = false;
   let audio = null;
@@ -115,6 +116,7 @@
     state = clock;
     receivedAt = performance.now();
     body.dataset.conn = "live";
+    body.dataset.frames = String(++frames);
     draw();
   }
 
@@ -277,8 +279,8 @@
       const card = el("section", "table-card");
       card.dataset.table = String(t.table);
       const h = el("h2", "", `Table ${t.table}`);
-      const meta = t.hand_no ? `Hand #${t.hand_no}${t.in_hand ? "" : " (over)"} · pot ${num(t.pot)}`
-        : `${t.hands_played} hands played`;
+      const meta = !t.hand_no ? "no hand yet"
+        : t.in_hand ? `Hand #${t.hand_no} · pot ${num(t.pot)}` : `Hand #${t.hand_no} · between hands`;
       h.append(el("span", "meta", meta));
       card.append(h);
       const rows = el("table");

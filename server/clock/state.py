@@ -6,7 +6,8 @@ dicts. Three pictures, one per feed of the web page (``feeds.py``):
 
 - ``clock_state``: the big screen: level or BREAK, blinds, the countdown, the next level,
   players left, average stack, chips in play, the latest table moves, the director's
-  announcements, PAUSED, and the final standings once it is over;
+  announcements, PAUSED, late registration, and the final standings and trophies once it
+  is over;
 - ``standings_state``: every player by place;
 - ``tables_state``: each table's seats, stacks and hand number.
 
@@ -25,6 +26,7 @@ import attrs
 
 from poker.views import view_for
 from server.tournament.events import FinalTable, PlayerMoved, TableBroken
+from server.tournament.floor import trophies
 from server.tournament.tournament import Phase, Tournament
 
 STATE_VERSION = 1  # the page checks it: a page left open across an upgrade reloads itself
@@ -133,7 +135,7 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
     registered = len(t.registered)
     left = len(t.players_in()) if started else registered
     chips = t.chips_in_play() if started else registered * s.starting_stack
-    average = chips / left if left else 0.0
+    average = float(s.starting_stack) if not started else (chips / left if left else 0.0)
     state: Json = {
         "v": STATE_VERSION,
         "name": s.name,
@@ -160,6 +162,8 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
         "chips_in_play": chips,
         "hands": t.hands_dealt,
         "starts": context.starts if not started else None,
+        # Late entries taken through this level (the director opened late registration).
+        "late_until": t.late_until if started and t.registration_open() else None,
         "deadline": context.deadline,
         "deadline_passed": t.deadline_passed,
         "moves": [] if news is None else [
@@ -179,6 +183,9 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
                 for p in r.standings[:FINAL_PLACES_SHOWN]
             ],
             "more": max(0, len(r.standings) - FINAL_PLACES_SHOWN),
+            # Winner and runner-up by the standings, then the director's own titles.
+            "trophies": [{"title": tr.title, "name": t.name_of(tr.player_id), "by_rule": tr.by_rule}
+                         for tr in trophies(r.standings, t.floor.awarded)],
         }
     return state
 
@@ -239,6 +246,7 @@ def tables_state(t: Tournament, now: float, presence: Presence, *, news: RoomNew
             "hand_no": hand.hand_no if hand is not None else (news.hands.get(tid) if news else None),
             "in_hand": playing,
             "hands_played": t.hands_dealt_at(tid),
+            "held": tid in t.held_tables,  # the director holds it: it deals no new hand
             "button": hand.button if hand is not None else table.button,
             "pot": sum(s["bet"] for s in seats) + (view.carried_in if view is not None else 0),
             "chips": sum(s["stack"] + s["bet"] for s in seats) + sum(w["stack"] for w in waiting),

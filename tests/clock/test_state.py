@@ -48,6 +48,7 @@ def test_before_the_start_the_screen_shows_registration_and_the_first_level() ->
     assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400}
     assert s["players"] == {"left": 5, "registered": 5}
     assert s["chips_in_play"] == 5 * 10_000  # what will be in play
+    assert s["average_stack"] == 10_000 and s["average_bb"] == 50.0
     assert s["starts"] == "at 20:00" and s["deadline"] == "23:45"
 
 
@@ -148,6 +149,7 @@ def test_busts_count_down_players_left_and_the_end_shows_the_standings() -> None
     s = clock_state(t, 1.0)
     assert s["players"] == {"left": 2, "registered": 3}
     assert s["average_stack"] == 15_000 and s["final"] is None
+    Director(t).award(1.5, "Best bluff", losers[1], reason="the river shove")
     bust(t, 1, winner, losers[1:])
     s = clock_state(t, 2.0)
     assert s["phase"] == "finished"
@@ -155,6 +157,9 @@ def test_busts_count_down_players_left_and_the_end_shows_the_standings() -> None
     assert final["winner"] == t.name_of(winner) and final["reason"] == "winner"
     assert [p["place"] for p in final["places"]] == [1, 2, 3]
     assert final["places"][0]["chips"] == 30_000 and final["places"][2]["out"]
+    assert [(tr["title"], tr["name"]) for tr in final["trophies"]] == [
+        ("Winner", t.name_of(winner)), ("Runner-up", t.name_of(losers[1])),
+        ("Best bluff", t.name_of(losers[1]))]
     standings = standings_state(t, 2.0)["standings"]
     assert [p["name"] for p in standings] == [p["name"] for p in final["places"]]
 
@@ -232,3 +237,15 @@ def test_no_state_ever_carries_a_card() -> None:
                 news.take(t, now, t.end_hand(tid, now))
         now += 1.0
     assert t.finished and seen > 100
+
+
+def test_late_registration_and_a_held_table_show() -> None:
+    t = started(6, schedule=SCHEDULE, level_minutes=10, seats_per_table=3)
+    assert clock_state(t, 0.0)["late_until"] is None
+    Director(t).late_registration(0.0, 2, reason="friends on the way")
+    assert clock_state(t, 1.0)["late_until"] == 2
+    t.tick(1200.0)  # level 3: closed
+    assert clock_state(t, 1201.0)["late_until"] is None
+    Director(t).pause_table(1201.0, 2, paused=True, reason="a spill")
+    held = {x["table"]: x["held"] for x in tables_state(t, 1201.0, playing)["tables"]}
+    assert held == {1: False, 2: True}

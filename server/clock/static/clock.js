@@ -54,6 +54,14 @@
     return e;
   }
 
+  // Big numbers shrink to stay in their box ("10,000 / 20,000" at a late level).
+  function setText(id, text, long = 9, longer = 13) {
+    const e = $(id);
+    e.textContent = text;
+    e.classList.toggle("long", text.length > long && text.length <= longer);
+    e.classList.toggle("longer", text.length > longer);
+  }
+
   function fill(list, items, empty) {
     list.replaceChildren();
     if (!items.length) {
@@ -181,24 +189,26 @@
     if (phase === "paused") level = "Paused";
     else if (phase === "break") level = "Break";
     else if (phase === "registering") level = "Registration";
+    else if (phase === "finished") level = "Tournament over";
     $("level").textContent = level;
-    $("blinds").textContent = blindsText(s.level);
+    setText("blinds", blindsText(s.level), 11, 15);
 
     let notice = "";
     if (phase === "paused" || phase === "break") notice = s.paused_reason ? `Level ${s.level.number} · ${s.paused_reason}` : `Level ${s.level.number}`;
     else if (phase === "registering") notice = `${s.players.registered} registered · starts ${s.starts || "when the director starts it"}`;
     else if (s.deadline_passed) notice = "The deadline has passed: tables finish the hand they play";
+    else if (s.late_until) notice = `Late registration open until the end of level ${s.late_until}`;
     $("notice").textContent = notice;
 
-    $("players").textContent = phase === "registering" ? num(s.players.registered)
-      : `${num(s.players.left)} / ${num(s.players.registered)}`;
+    setText("players", phase === "registering" ? num(s.players.registered)
+      : `${num(s.players.left)} / ${num(s.players.registered)}`);
     $("players-sub").textContent = phase === "registering" ? "registered" : "left of registered";
-    $("avg").textContent = num(s.average_stack);
+    setText("avg", num(s.average_stack));
     $("avg-bb").textContent = s.average_bb === null ? "" : `${s.average_bb.toFixed(1)} big blinds`;
-    $("chips").textContent = num(s.chips_in_play);
+    setText("chips", num(s.chips_in_play));
     $("tables").textContent = `${s.tables} table${s.tables === 1 ? "" : "s"} · ${num(s.hands)} hands`;
 
-    $("next").textContent = blindsText(s.next_level);
+    setText("next", blindsText(s.next_level));
     $("next-sub").textContent = `level ${s.next_level.number}`;
     $("next-break").textContent = s.next_break_seconds === null ? "none scheduled"
       : `in ${clockText(s.next_break_seconds)}`;
@@ -247,6 +257,13 @@
     });
     if (f.more) items.push(el("li", "more", `and ${f.more} more: see Standings`));
     fill($("places"), items, "");
+    const awards = (f.trophies || []).filter((t) => !t.by_rule);  // winner and runner-up are above
+    $("trophies").hidden = !awards.length;
+    fill($("trophy-list"), awards.map((t) => {
+      const li = el("li");
+      li.append(el("span", "title", t.title), el("span", "who", t.name));
+      return li;
+    }), "");
   }
 
   function drawStandings(places) {
@@ -279,6 +296,7 @@
       const card = el("section", "table-card");
       card.dataset.table = String(t.table);
       const h = el("h2", "", `Table ${t.table}`);
+      if (t.held) h.append(el("span", "tag away", "held"));
       const meta = !t.hand_no ? "no hand yet"
         : t.in_hand ? `Hand #${t.hand_no} · pot ${num(t.pot)}` : `Hand #${t.hand_no} · between hands`;
       h.append(el("span", "meta", meta));

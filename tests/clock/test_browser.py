@@ -2,11 +2,11 @@
 
 Headless Chromium (Debian's package, installed by ``make tools``) driven by Playwright
 for Python; ``python -m server`` in a subprocess with a database, ten bots at two tables,
-six-second levels and the clock on a port of its own. The page is watched as the room
-would watch it: the level and blinds, the countdown moving, a level change, the level
-length changed by the director, a pause and a resume, an announcement, a table move, the
-standings and tables views,
-then the server killed with SIGKILL ("server unreachable") and started again on the same
+levels of two hands per table (levels by time last a minute at least) and the clock on a
+port of its own. The page is watched as the room would watch it: the level and blinds,
+the hands left counting down, a level change, then 20-minute levels set by the director
+and the countdown moving, a pause and a resume, an announcement, a table move, the
+standings and tables views, then the server killed with SIGKILL ("server unreachable") and started again on the same
 database and port (the page comes back by itself). Screenshots at 1920x1080 and 1280x720
 are kept in the test's tmp directory (and copied to ``$HICKORY_SCREENSHOTS`` if set).
 
@@ -72,7 +72,7 @@ class ServerProcess:
         cmd = [sys.executable, "-m", "server", "--port", str(self.port), "--port-file", str(self.port_file),
                "--db", str(self.db), "--clock-port", str(self.clock_port), "--name", "Clock Night",
                "--bots", "10", "--seats", "6", "--start-at", "10", "--starting-stack", "200000",
-               "--level-minutes", "0.1", "--hand-pause", "0.5", "--director-secret", SECRET,
+               "--hands-per-level", "2", "--hand-pause", "0.5", "--director-secret", SECRET,
                "--no-deadline"]
         with open(self.tmp / "server.log", "ab") as log:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
@@ -164,9 +164,9 @@ def test_the_room_sees_the_tournament_live_through_a_kill_and_a_restart(
             assert re.fullmatch(r"(10|[1-9]) / 10", page.inner_text("#players"))  # left / registered
             assert page.inner_text("#sound") == "Sound: off"  # off unless asked
 
-            # The countdown moves, and the level changes when it runs out.
+            # The hands left count down, and the level changes when they run out.
             shown = page.inner_text("#countdown")
-            assert re.fullmatch(r"\d\d:\d\d", shown)
+            assert re.fullmatch(r"\d+ hands?", shown), shown
             expect(page.locator("#countdown")).not_to_have_text(shown, timeout=WAIT)
             level = int(body.get_attribute("data-level") or 0)
             blinds = page.inner_text("#blinds")
@@ -174,9 +174,11 @@ def test_the_room_sees_the_tournament_live_through_a_kill_and_a_restart(
             assert int(body.get_attribute("data-level") or 0) > level
             assert page.inner_text("#blinds") != blinds
 
-            # Levels of 20 minutes from now on (a director's rule change): what a room sees.
+            # Levels of 20 minutes from now on (a director's rule change): the countdown runs.
             command(server.port, m.SetOptionsCommand(level_minutes=20, reason="a normal pace"))
             expect(page.locator("#countdown")).to_have_text(re.compile(r"(20:00|19:[0-5]\d)"), timeout=WAIT)
+            shown = page.inner_text("#countdown")
+            expect(page.locator("#countdown")).not_to_have_text(shown, timeout=WAIT)
 
             # The director pauses: PAUSED with the reason, the countdown stands still.
             command(server.port, m.PauseCommand(reason="a ruling at table 2"))

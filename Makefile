@@ -18,11 +18,20 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-# The client's end-to-end tests drive a real terminal; CI runs as root on Debian.
+# The client's end-to-end tests drive a real terminal (tmux), the clock page's a real
+# browser (Debian's chromium, driven by Playwright from the test extras); CI runs as root
+# on Debian. Not root: nothing is installed and those tests are skipped, said loudly.
+TOOLS := tmux chromium
 tools:
-	@command -v tmux >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null; \
-	  else echo "tmux missing and not root: the tmux tests will be skipped"; fi; }
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null; \
+	  else \
+	    echo "*** NOT INSTALLED (not root):$$missing. Their tests will be SKIPPED (tmux: the terminal"; \
+	    echo "*** client's; chromium: the clock page's). As root: make tools"; \
+	  fi; \
+	fi
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check poker server client protocol tools tests bench
@@ -46,6 +55,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/persistence.py
 	$(BIN)/python bench/fairdeck.py
+	$(BIN)/python bench/clock.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -3,6 +3,7 @@
 Starts ``hickory-server`` as a child process on a free loopback port with five built-in
 bots and a throwaway database, waits until it listens, and opens the terminal client
 seated at the table (the tournament starts by itself when the sixth player, you, joins).
+The tournament clock page is on too: its address is printed before the table opens.
 When the client quits, the server is stopped and the temporary files go with it.
 
 Everything the server prints goes to a log file in the temporary directory; if the server
@@ -16,6 +17,7 @@ import getpass
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -38,12 +40,23 @@ def default_name() -> str:
     return user if user and not user.startswith("bot-") else "you"
 
 
-def server_command(port_file: Path, db: Path, bots: int, extra: Sequence[str] = ()) -> list[str]:
+def free_port() -> int:
+    """A free port for the clock page: the server's port file names only the game's port,
+    so ``make play`` picks the clock's itself to print its address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_command(port_file: Path, db: Path, bots: int, extra: Sequence[str] = (),
+                   clock_port: int | None = None) -> list[str]:
+    clock = [] if clock_port is None else ["--clock-port", str(clock_port)]
     return [
         sys.executable, "-m", "server",
         "--host", "127.0.0.1",
         "--port", "0",
         "--port-file", str(port_file),
+        *clock,
         "--db", str(db),
         "--bots", str(bots),
         "--start-at", str(bots + 1),
@@ -107,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="hickory-play-") as tmp:
         tmpdir = Path(tmp)
         port_file, db, log_path = tmpdir / "port", tmpdir / "play.db", tmpdir / "server.log"
-        cmd = server_command(port_file, db, args.bots, args.server_arg)
+        clock_port = free_port()
+        cmd = server_command(port_file, db, args.bots, args.server_arg, clock_port=clock_port)
         print(f"Starting a local server with {args.bots} bots...", flush=True)
         with open(log_path, "wb") as log:
             # Its own session: Ctrl-C in the terminal goes to the client (which quits
@@ -122,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except RuntimeError as exc:
                 print(f"make play: {exc}\n--- server log ---\n{log_tail(log_path)}", file=sys.stderr)
                 return 1
+            # In the terminal before the table takes the screen (and there again after it).
+            print(f"Tournament clock (open it in a browser): http://127.0.0.1:{clock_port}/", flush=True)
             client_args = [f"127.0.0.1:{port}", "--name", args.name,
                            "--token-file", str(tmpdir / "tokens.json"), "--practice",
                            "--deck-record", str(tmpdir / "decks.jsonl")]

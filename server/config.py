@@ -57,6 +57,7 @@ class ServerConfig:
     chat_per_10s: int = 5
     max_errors: int = 20  # bad messages in a row before the connection is closed
     port_file: Path | None = None  # write the listening port here once bound (tools, tests)
+    clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
 
     def tournament_settings(self, deadline: float | None) -> Settings:
         kwargs: dict[str, Any] = {}
@@ -148,6 +149,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-connections", type=int, help=f"refuse connections past this (default {d.max_connections})")
     p.add_argument("--max-line", type=int, help=f"longest protocol line in bytes (default {d.max_line})")
     p.add_argument("--port-file", type=Path, help="write the bound port to this file (for scripts)")
+    p.add_argument("--clock-port", type=int,
+                   help="serve the tournament clock for the room's screen on this HTTP port, at the "
+                        "--host address (off unless given; 0 picks a free one)")
 
 
 _FIELDS = {f.name for f in attrs.fields(ServerConfig)}

@@ -168,11 +168,14 @@ def set_sitting_out(h: House, player_id: str, value: bool) -> None:
 def tournament_events(h: House, events: Iterable[object]) -> None:
     """The tournament's news (moves, eliminations, announcements, the end) to who it concerns."""
     t = h.tournament
+    batch = list(events)
+    for w in h.watchers:
+        w.tournament_events(batch)
     resnap: set[str] = set()  # players to send a snapshot of where they end up
     reseated: set[int] = set()  # tables where a player changed seats: everyone there gets it anew
     out: list[str] = []  # players out in this batch: told their place once all are placed
     broken: dict[int, Counter[int]] = {}  # a table broken -> the tables its players went to
-    for e in events:
+    for e in batch:
         if isinstance(e, tev.PlayerMoved):
             ps = h.players[e.player_id]
             msg = m.PlayerMoved(player_id=int(e.player_id), name=ps.name, from_table=e.from_table,

@@ -85,6 +85,10 @@ class Watcher:
     def player_status(self, player_id: str, status: str) -> None:
         """A player's status changed (sitting out, back, disconnected, reconnected)."""
 
+    def tournament_events(self, events: Sequence[object]) -> None:
+        """The tournament's news (moves, table breaks, eliminations, announcements, the
+        end), stored and about to be sent."""
+
 
 class House:
     def __init__(self, config: ServerConfig, *, store: Store | None = None, seed: int | None = None) -> None:

@@ -17,6 +17,7 @@ import sys
 import trio
 
 from server.app import Server
+from server.clock import ClockPortError
 from server.config import ServerConfig, add_arguments, config_from_args
 from server.recovery import open_server
 from server.store import StoreError
@@ -33,6 +34,11 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
     config = server.config
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
+        clock_port = None
+        if config.clock_port is not None:
+            from server.clock.web import serve_clock  # the web stack loads only when asked
+
+            clock_port = await nursery.start(serve_clock, server, config.host, config.clock_port)
         if config.port_file is not None:
             config.port_file.write_text(f"{port}\n")
         if print_banner:
@@ -45,6 +51,8 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             else:
                 print("  director secret: the same as before (lost it? stop the server and run "
                       f"hickory-server director-secret --db {config.db})", flush=True)
+            if clock_port is not None:
+                print(f"  clock for the room's screen: http://{where}:{clock_port}/", flush=True)
             print(f"  database: {config.db if config.db is not None else '(none: nothing is kept)'}", flush=True)
         if config.bots:
             nursery.start_soon(run_bots, config, port)
@@ -93,6 +101,18 @@ async def run_bots(config: ServerConfig, port: int) -> None:
                 await proc.wait()
 
 
+def startup_failure(exc: BaseException, config: ServerConfig) -> str | None:
+    """What to tell the host when a port cannot be opened (trio wraps the error in
+    exception groups), or None for any other failure."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    if isinstance(exc, ClockPortError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"cannot listen on {config.host}:{config.port}: {exc.strerror}"
+    return None
+
+
 def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
@@ -107,8 +127,11 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     try:
         trio.run(run_server, server)
-    except OSError as exc:
-        print(f"hickory-server: cannot listen on {config.host}:{config.port}: {exc.strerror}", file=sys.stderr)
+    except BaseException as exc:
+        reason = startup_failure(exc, config)
+        if reason is None:
+            raise
+        print(f"hickory-server: {reason}", file=sys.stderr)
         return 2
     finally:
         if server.store is not None:

@@ -18,6 +18,7 @@ import trio
 
 from server.app import Server
 from server.config import ServerConfig, add_arguments, config_from_args
+from server.memory import freeze_long_lived, tune_collector
 from server.recovery import open_server
 from server.store import StoreError
 
@@ -33,6 +34,7 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
     config = server.config
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
+        freeze_long_lived()  # start-up (and a replayed tournament) done: see server/memory.py
         if config.port_file is not None:
             config.port_file.write_text(f"{port}\n")
         if print_banner:
@@ -100,11 +102,13 @@ def serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     config: ServerConfig = config_from_args(args)
+    tune_collector()
     try:
         server = open_server(config)
     except StoreError as exc:
         print(f"hickory-server: {exc}", file=sys.stderr)
         return 2
+    server.freeze_gc = True
     try:
         trio.run(run_server, server)
     except OSError as exc:

@@ -20,6 +20,7 @@ work on a busy machine does not count against either. Nothing here asserts a spe
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -114,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed for decks and decisions (1)")
     args = parser.parse_args(argv)
 
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     random.seed(args.seed)  # pokerkit shuffles with the global random
     rng_ours, rng_theirs = random.Random(args.seed), random.Random(args.seed)
     totals = {"hickory": [0.0, 0, 0], "pokerkit": [0.0, 0, 0]}

@@ -11,6 +11,7 @@ busy machine spoils some batches of each side, not one side. Run: ``python bench
 
 from __future__ import annotations
 
+import os
 import sys
 import timeit
 from collections.abc import Callable, Iterator
@@ -18,11 +19,12 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import attrs
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from protocol import codec, jsontext  # noqa: E402
+from protocol import codec, compiled, jsontext  # noqa: E402
 from protocol.examples import full_table_snapshot  # noqa: E402
 from protocol.messages import Act  # noqa: E402
 
@@ -63,6 +65,8 @@ def main() -> None:
         ("table_snapshot (9 seats)", snapshot, codec.decode_server, 50),
         ("act", act, codec.decode_client, 500),
     ]
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     print(f"JSON backend: {jsontext.BACKEND}; best of {rounds * 30} batches; microseconds per message")
     print()
     header = f"{'message':26} {'bytes':>6} {'ours':>8} {'orjson':>8} {'ratio':>6}"
@@ -111,6 +115,61 @@ def main() -> None:
         )
     print()
     print("target (ours within 3x of bare orjson):", "met" if ok else "NOT met")
+    print()
+    where_the_time_goes(cases, rounds)
+
+
+class Unchecked(compiled._Structurers):
+    """The generated structure functions without the value checks: what reading the dict
+    and making the instances cost alone (one descriptor call per field)."""
+
+    def _check(self, typ: Any, var: str, indent: str) -> list[str]:
+        if compiled.optional_inner(typ) is not None:
+            inner = self._check(compiled.optional_inner(typ), var, indent + "    ")
+            return [f"{indent}if {var} is not None:", *inner]
+        if compiled.tuple_item(typ) is not None or attrs.has(typ) or typ is compiled.Command:
+            return super()._check(typ, var, indent)
+        return [f"{indent}pass"]
+
+
+UNCHECKED = Unchecked().by_class
+
+
+def count_fields(obj: Any) -> int:
+    if isinstance(obj, tuple):
+        return sum(count_fields(x) for x in obj)
+    if not attrs.has(type(obj)):
+        return 0
+    return sum(1 + count_fields(getattr(obj, f.name)) for f in attrs.fields(type(obj)))
+
+
+def where_the_time_goes(cases: list[tuple[str, Any, Callable[[bytes], Any], int]], rounds: int) -> None:
+    """The decode side split into its parts (the encode side is the unstructure function and
+    orjson.dumps): orjson's parse, the structure function, and within it the cost of making
+    the instances alone (the same generated functions without the value checks, which the
+    structure function cannot avoid in pure Python: one dict read and one descriptor call
+    per field)."""
+    print("where the time goes, microseconds per message (best of the same batches):")
+    for name, msg, _decode, number in cases:
+        body = codec.encode(msg)
+        obj = orjson.loads(body)
+        structure = compiled.STRUCTURE[type(msg)]
+        unstructure = compiled.UNSTRUCTURE_WIRE[type(msg)]
+        unchecked = UNCHECKED[type(msg)]
+        plain = unstructure(msg)
+        t = interleaved({
+            "orjson.loads": lambda body=body: orjson.loads(body),
+            "structure": lambda obj=obj, structure=structure: structure(obj, [0]),
+            "instances alone": lambda obj=obj, unchecked=unchecked: unchecked(obj, [0]),
+            "colon count": lambda body=body: body.count(b":"),
+            "unstructure": lambda msg=msg, unstructure=unstructure: unstructure(msg),
+            "orjson.dumps": lambda plain=plain: orjson.dumps(plain),
+        }, number, rounds, stdlib=set())
+        fields = count_fields(msg)
+        print(f"  {name}: {fields} fields. decode: orjson.loads {t['orjson.loads']:.2f}, structure "
+              f"{t['structure']:.2f} ({t['structure'] / fields * 1000:.0f} ns a field; making the instances "
+              f"alone {t['instances alone']:.2f}), colon count {t['colon count']:.2f}. encode: unstructure "
+              f"{t['unstructure']:.2f}, orjson.dumps {t['orjson.dumps']:.2f}")
 
 
 if __name__ == "__main__":

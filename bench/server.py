@@ -16,17 +16,23 @@
 
 (b) ``--clients`` bots (default 1,000) at ten-seat tables, each thinking 0.1 s before it
     acts, so every bot acts about once a second when the server keeps up (a table takes
-    one decision at a time). At the acting bot: the delay from sending ``act`` to
-    receiving the broadcast of that action, which the server sends in the same step as the
-    next player's ``your_turn`` (p50, p99, max). Server CPU from ``/proc/<pid>/stat`` over
-    the window (1.0 = one core), peak RSS from ``VmHWM`` in ``/proc/<pid>/status``, and from
+    one decision at a time). The bots run in ``--procs`` worker processes (default 4), so
+    no single load generator's event loop sits inside the figure. At the acting bot: the
+    delay from sending ``act`` to receiving the broadcast of that action (p50, p99, max),
+    the end-to-end figure. Next to it, the server's own part over the same window, from
+    its ``--metrics`` file: act read -> broadcast written, by stage, its loop steps (by
+    wall clock and by CPU) and its garbage-collector pauses. Server CPU from
+    ``/proc/<pid>/stat`` (1.0 = one core), peak RSS from ``VmHWM``, and from
     ``/proc/<pid>/schedstat`` the time the server was ready to run but waiting for a CPU
-    (a busy machine, not the server, when it is large). Targets: p99 under 50 ms, RSS
-    under 300 MB, CPU under one core.
+    (a busy machine, not the server, when it is large). The peer: the bare fan-out
+    server (tables of ten, no game) under the same bots, in turns with ours for
+    ``--rounds-b`` rounds; each ratio is taken within a round. Targets: p99 under 50 ms,
+    RSS under 300 MB (500 MB at 2,000 bots), CPU per action within 1.15x the peer's.
+    ``--stacks`` also prints what the server's slowest steps were doing (diagnosis).
 
 The servers are subprocesses (``python -m server`` with a TOML config, no database, no
-pause between hands, stacks so deep nobody busts); the bots are lean Trio clients in this
-process that parse only the lines they act on. Loopback only; bounded in time. The load
+pause between hands, stacks so deep nobody busts); the bots are lean Trio clients that
+parse only the lines they act on (in this process for (a), in worker processes for (b)). Loopback only; bounded in time. The load
 average is printed first: on a shared machine every figure depends on it.
 """
 
@@ -61,6 +67,8 @@ except ImportError:  # pragma: no cover
 
 
 ROOT = Path(__file__).resolve().parent.parent
+# This file is bench/server.py: put the repository first, or ``server`` would be this file.
+sys.path.insert(0, str(ROOT))
 TICK = os.sysconf("SC_CLK_TCK")
 
 BARE_SERVER = r'''
@@ -73,14 +81,15 @@ except ImportError:
     def dumps(o): return json.dumps(o, separators=(",", ":")).encode()
 
 SEATS = int(sys.argv[1])
-table = []  # the fan-out "table": streams in join order
+tables = []  # the fan-out "tables": streams in join order, SEATS to a table
+where = {}  # stream -> (table, seat)
 locks = {}  # one sender at a time per stream
 
 async def send(stream, data):
     async with locks[stream]:
         await stream.send_all(data)
 
-async def turn_to(i, hand_no):
+async def turn_to(table, i, hand_no):
     line = dumps({"type": "your_turn", "table": 1, "hand_no": hand_no, "seat": i,
                   "legal": {"fold": False, "check": True, "call": None, "min_raise_to": 2,
                             "max_raise_to": 100}, "deadline_ms": 30000, "time_bank_ms": 0}) + b"\n"
@@ -102,29 +111,30 @@ async def handle(stream):
                 kind = msg.get("type")
                 if kind == "ping":  # ping-pong: decode, encode, reply
                     out.append(dumps({"type": "pong", "id": msg.get("id"), "seq": 1}) + b"\n")
-                elif kind == "join":  # fan-out: a table with no game
+                elif kind == "join":  # fan-out: tables with no game
                     await send(stream, b'{"type":"welcome"}\n')
+                    if not tables or len(tables[-1]) == SEATS:
+                        tables.append([])
+                    table = tables[-1]
+                    where[stream] = (table, len(table))
                     table.append(stream)
                     if len(table) == SEATS:
-                        await turn_to(0, 1)
-                elif kind == "act":  # broadcast the action to all, prompt the next seat
-                    i = table.index(stream)
+                        await turn_to(table, 0, 1)
+                elif kind == "act":  # broadcast the action to the table, prompt the next seat
+                    table, i = where[stream]
                     action = dumps({"type": "action", "table": 1, "hand_no": msg["hand_no"], "seat": i,
                                     "action": msg["action"], "amount": 0, "to": 0, "all_in": False,
                                     "automatic": False}) + b"\n"
                     for p in table:
                         await send(p, action)
-                    await turn_to((i + 1) % SEATS, msg["hand_no"])
+                    await turn_to(table, (i + 1) % SEATS, msg["hand_no"])
             if out:
                 await send(stream, b"".join(out))
     except (trio.BrokenResourceError, trio.ClosedResourceError):
         pass
-    finally:
-        if stream in table:
-            table.remove(stream)
 
 async def main():
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1", backlog=4096)
     print(listeners[0].socket.getsockname()[1], flush=True)
     await trio.serve_listeners(handle, listeners)
 
@@ -339,61 +349,231 @@ def part_a(tmp: Path, rounds: int, seconds: float) -> None:
           f"{max(rates['table']) / max(rates['bare ping-pong']):.1%}  (target >= 50%: {'met' if ratio >= 0.5 else 'NOT met'})")
     print(f"  table decisions / bare fan-out decisions (same messages, no game): median "
           f"{med['table'] / med['bare fan-out']:.1%}")
+    cpu_ratio = statistics.median(t / b for t, b in zip(cpu_ms["table"], cpu_ms["bare fan-out"], strict=True))
     print(f"  server CPU per decision: table {statistics.median(cpu_ms['table']):.2f} ms, "
-          f"bare fan-out {statistics.median(cpu_ms['bare fan-out']):.2f} ms")
+          f"bare fan-out {statistics.median(cpu_ms['bare fan-out']):.2f} ms; median ratio within a round "
+          f"{cpu_ratio:.2f} (target <= 1.15: {'met' if cpu_ratio <= 1.15 else 'NOT met'})")
 
 
 # -- (b) many bots at about one action a second -------------------------------------------
+#
+# The bots run in ``--procs`` worker processes (this script with ``--bot-worker``), so no
+# single load generator's event loop is inside the figure. Each worker joins its share,
+# prints "joined", starts timing on "record", and on "stop" prints its delays and decisions
+# as one JSON line and exits.
 
 
-async def many(port: int, n: int, warmup: float, seconds: float, server: Proc) -> dict[str, float]:
-    t0 = time.perf_counter()
-    bots = await connect_bots(port, n, 0.1, "b")
-    joined = time.perf_counter() - t0
+async def worker_main(port: int, n: int, prefix: str, think: float) -> None:
+    bots = await connect_bots(port, n, think, prefix)
+    print("joined", flush=True)
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    buf = b""
+
+    async def command() -> bytes:
+        nonlocal buf
+        while b"\n" not in buf:
+            data = await stdin.receive_some(1024)
+            if not data:
+                return b"stop"
+            buf += data
+        line, buf = buf.split(b"\n", 1)
+        return line.strip()
+
     async with trio.open_nursery() as nursery:
         for bot in bots:
             nursery.start_soon(bot.play)
-        await trio.sleep(warmup)
+        while (cmd := await command()) != b"record":
+            if cmd == b"stop":
+                break
+        cpu0 = time.process_time()
+        before = sum(b.decisions for b in bots)
         for bot in bots:
             bot.record = True
-        before = sum(b.decisions for b in bots)
+        while await command() != b"stop":
+            pass
+        for bot in bots:
+            bot.record = False
+        out = {"delays": [d for b in bots for d in b.delays], "decisions": sum(b.decisions for b in bots) - before,
+               "cpu": time.process_time() - cpu0}
+        print(json.dumps(out), flush=True)
+        nursery.cancel_scope.cancel()
+
+
+class Workers:
+    """``procs`` bot processes sharing ``n`` bots."""
+
+    def __init__(self, port: int, n: int, procs: int, think: float) -> None:
+        shares = [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
+        self.popens = [
+            subprocess.Popen([sys.executable, __file__, "--bot-worker", str(port), str(k), f"b{i}x", str(think)],
+                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for i, k in enumerate(shares) if k
+        ]
+
+    def wait_joined(self) -> None:
+        for p in self.popens:
+            assert p.stdout is not None
+            line = p.stdout.readline()
+            if line.strip() != "joined":
+                raise SystemExit(f"a bot worker failed to join: {line!r}")
+
+    def tell(self, cmd: str) -> None:
+        for p in self.popens:
+            assert p.stdin is not None
+            p.stdin.write(cmd + "\n")
+            p.stdin.flush()
+
+    def results(self) -> list[dict[str, Any]]:
+        out = []
+        for p in self.popens:
+            assert p.stdout is not None
+            out.append(json.loads(p.stdout.readline()))
+            p.wait(10)
+        return out
+
+    def kill(self) -> None:
+        for p in self.popens:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def read_metrics(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return None
+
+
+def wait_metrics_dump(path: Path, after: float) -> dict[str, Any] | None:
+    """The first dump written after ``after`` (time.monotonic), within two seconds."""
+    end = time.monotonic() + 2.5
+    while time.monotonic() < end:
+        data = read_metrics(path)
+        if data is not None and path.stat().st_mtime >= after:
+            return data
+        time.sleep(0.05)
+    return read_metrics(path)
+
+
+def many(server: Proc, n: int, procs: int, warmup: float, seconds: float,
+         metrics: Path | None) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    workers = Workers(server.port, n, procs, 0.1)
+    try:
+        workers.wait_joined()
+        joined = time.perf_counter() - t0
+        time.sleep(warmup)
+        workers.tell("record")
+        m0 = wait_metrics_dump(metrics, time.time()) if metrics is not None else None
         cpu0, start, wait0 = server.cpu(), time.perf_counter(), server.waited()
-        client0 = time.process_time()
-        await trio.sleep(seconds)
+        time.sleep(seconds)
         elapsed = time.perf_counter() - start
         cpu = (server.cpu() - cpu0) / elapsed
         waited = (server.waited() - wait0) / elapsed
-        client_cpu = (time.process_time() - client0) / elapsed
-        done = sum(b.decisions for b in bots) - before
-        for bot in bots:
-            bot.record = False
-        nursery.cancel_scope.cancel()
-    delays = sorted(d for b in bots for d in b.delays)
-    q = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [float("nan")] * 99
-    return {"joined_s": joined, "actions_per_s": done / elapsed, "per_bot": done / elapsed / n,
-            "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000, "max_ms": delays[-1] * 1000 if delays else float("nan"),
-            "samples": len(delays), "cpu": cpu, "client_cpu": client_cpu, "waited": waited,
-            "cpu_ms_per_action": cpu * elapsed / done * 1000 if done else float("nan")}
-
-
-def part_b(tmp: Path, clients: int, seconds: float) -> None:
-    print(f"(b) {clients} bots at ten-seat tables, each acting about once a second")
-    server = hickory_server(tmp, **table_settings(clients, 10))
-    try:
-        res = trio.run(many, server.port, clients, 3.0, seconds, server)
-        rss = server.peak_rss_mb()
+        m1 = wait_metrics_dump(metrics, time.time()) if metrics is not None else None
+        workers.tell("stop")
+        results = workers.results()
     finally:
-        server.stop()
-    print(f"  {clients} joined in {res['joined_s']:.1f} s; {res['actions_per_s']:.0f} actions/s "
-          f"({res['per_bot']:.2f} per bot per s), {res['samples']:.0f} delays timed over {seconds:g} s")
-    print(f"  act -> broadcast: p50 {res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms, max {res['max_ms']:.1f} ms"
-          f"  (target p99 < 50 ms: {'met' if res['p99_ms'] < 50 else 'NOT met'})")
-    print(f"  server CPU {res['cpu']:.2f} core (target < 1: {'met' if res['cpu'] < 1 else 'NOT met'}), "
-          f"peak RSS {rss:.0f} MB (target < 300: {'met' if rss < 300 else 'NOT met'}); "
-          f"the bots' own process used {res['client_cpu']:.2f} core")
-    print(f"  server CPU per action {res['cpu_ms_per_action']:.2f} ms (so about "
-          f"{1000 / res['cpu_ms_per_action']:.0f} actions/s per core); the server waited "
-          f"{res['waited']:.2f} s per s for a CPU (a busy machine)")
+        workers.kill()
+    delays = sorted(d for r in results for d in r["delays"])
+    done = sum(r["decisions"] for r in results)
+    q = statistics.quantiles(delays, n=100) if len(delays) >= 100 else [float("nan")] * 99
+    res: dict[str, Any] = {
+        "joined_s": joined, "actions_per_s": done / elapsed, "per_bot": done / elapsed / n,
+        "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000, "max_ms": delays[-1] * 1000 if delays else float("nan"),
+        "samples": len(delays), "cpu": cpu, "client_cpu": sum(r["cpu"] for r in results) / elapsed,
+        "waited": waited, "cpu_ms_per_action": cpu * elapsed / done * 1000 if done else float("nan"),
+    }
+    if m0 is not None and m1 is not None:
+        from server.metrics import STAGES, Histogram
+
+        res["server"] = {k: Histogram.from_json(m1["latency"][k]).minus(Histogram.from_json(m0["latency"][k]))
+                         for k in STAGES}
+        res["steps"] = Histogram.from_json(m1["loop"]["steps"]).minus(Histogram.from_json(m0["loop"]["steps"]))
+        res["slow"] = [x for x in m1["slow_steps"] if x not in m0["slow_steps"]]
+        res["slow_count"] = m1["loop"]["slow_count"] - m0["loop"]["slow_count"]
+        res["gc"] = [Histogram.from_json(a).minus(Histogram.from_json(b)) for a, b in zip(m1["gc"], m0["gc"], strict=True)]
+        res["gc_cpu"] = [Histogram.from_json(a).minus(Histogram.from_json(b))
+                         for a, b in zip(m1["gc_cpu"], m0["gc_cpu"], strict=True)]
+        res["gc_collected"] = [a - b for a, b in zip(m1["gc_collected"], m0["gc_collected"], strict=True)]
+        res["cpu_steps"] = Histogram.from_json(m1["loop"]["cpu_steps"]).minus(Histogram.from_json(m0["loop"]["cpu_steps"]))
+        res["all_slow"] = m1["slow_steps"]
+    return res
+
+
+def report(res: dict[str, Any], rss: float, seconds: float, stacks: bool) -> None:
+    print(f"    {res['actions_per_s']:.0f} actions/s ({res['per_bot']:.2f} per bot per s), "
+          f"{res['samples']:.0f} delays timed over {seconds:g} s; joined in {res['joined_s']:.1f} s")
+    print(f"    end to end, act -> broadcast at the bot: p50 {res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms, "
+          f"max {res['max_ms']:.1f} ms  (target p99 < 50 ms: {'met' if res['p99_ms'] < 50 else 'NOT met'})")
+    if "server" in res:
+        srv = res["server"]
+        print(f"    the server's part (--metrics, same window): act read -> broadcast written "
+              f"{srv['act_to_written'].summary()}")
+        for k in ("act_to_table", "table_to_queued", "queued_to_written"):
+            print(f"        {k:18s} {srv[k].summary()}")
+        print(f"    loop steps {res['steps'].summary()}; by CPU {res['cpu_steps'].summary()}; "
+              f"{res['slow_count']} over 20 ms in the window")
+        for gen, h in enumerate(res["gc"]):
+            print(f"    gc generation {gen}: {h.summary()}; by CPU {res['gc_cpu'][gen].summary()}; "
+                  f"{res['gc_collected'][gen]} objects collected")
+        worst = sorted(res["all_slow"], key=lambda x: -x["cpu_ms"])[:6]
+        if worst:
+            print("    most CPU in one step, whole run (task, wall ms, CPU ms, lines queued): "
+                  + "; ".join(f"{x['task'].rsplit('.', 1)[-1]} {x['ms']:.0f}/{x['cpu_ms']:.0f}/{x['lines']}" for x in worst))
+            if stacks:
+                for x in sorted(res["all_slow"], key=lambda x: -x["cpu_ms"])[:30]:
+                    print(f"      {x['task']} {x['ms']:.0f} ms (CPU {x['cpu_ms']:.0f} ms, {x['lines']} lines)")
+                    for st in x.get("stacks", []):
+                        print(f"          {st}")
+    print(f"    server CPU {res['cpu']:.2f} core, {res['cpu_ms_per_action']:.2f} ms per action; waited "
+          f"{res['waited']:.2f} s per s for a CPU (a busy machine); peak RSS {rss:.0f} MB "
+          f"(target < {500 if res['bots'] > 1000 else 300}: {'met' if rss < (500 if res['bots'] > 1000 else 300) else 'NOT met'}); "
+          f"the bots' processes used {res['client_cpu']:.2f} core")
+
+
+def part_b(tmp: Path, clients: int, seconds: float, procs: int, peer: bool, stacks: bool = False,
+           rounds: int = 2) -> None:
+    """Ours and the bare fan-out server in turns, ``rounds`` times: the load on a shared
+    machine drifts, so each ratio is taken within a round and the median reported."""
+    print(f"(b) {clients} bots in {procs} processes at ten-seat tables, each acting about once a second; "
+          f"{rounds} round(s) of ours then the bare fan-out server")
+    ratios: dict[str, list[float]] = {"p50": [], "p99": [], "max": [], "cpu": []}
+    for r in range(rounds):
+        metrics = tmp / f"metrics-{r}.json"
+        server = hickory_server(tmp, **table_settings(clients, 10), metrics=str(metrics), metrics_stacks=stacks)
+        try:
+            res = many(server, clients, procs, 3.0, seconds, metrics)
+            rss = server.peak_rss_mb()
+        finally:
+            server.stop()
+        res["bots"] = clients
+        load = os.getloadavg()
+        print(f"  round {r + 1}, ours (load average {load[0]:.2f}):")
+        report(res, rss, seconds, stacks)
+        if not peer:
+            continue
+        bare_proc = bare_server(10)
+        try:
+            bare = many(bare_proc, clients, procs, 3.0, seconds, None)
+            bare_rss = bare_proc.peak_rss_mb()
+        finally:
+            bare_proc.stop()
+        load = os.getloadavg()
+        print(f"  round {r + 1}, peer: bare fan-out server, no game (load average {load[0]:.2f}): "
+              f"{bare['actions_per_s']:.0f} actions/s, p50 {bare['p50_ms']:.1f} ms, p99 {bare['p99_ms']:.1f} ms, "
+              f"max {bare['max_ms']:.1f} ms, CPU {bare['cpu_ms_per_action']:.2f} ms per action, waited "
+              f"{bare['waited']:.2f} s/s, RSS {bare_rss:.0f} MB")
+        ratios["p50"].append(res["p50_ms"] / bare["p50_ms"])
+        ratios["p99"].append(res["p99_ms"] / bare["p99_ms"])
+        ratios["max"].append(res["max_ms"] / bare["max_ms"])
+        ratios["cpu"].append(res["cpu_ms_per_action"] / bare["cpu_ms_per_action"])
+        print("  round ratio ours / bare: " + ", ".join(f"{k} {v[-1]:.2f}" for k, v in ratios.items()))
+    if peer:
+        med = {k: statistics.median(v) for k, v in ratios.items()}
+        print("  median ratio ours / bare: " + ", ".join(f"{k} {v:.2f}" for k, v in med.items())
+              + f"  (CPU per action target <= 1.15: {'met' if med['cpu'] <= 1.15 else 'NOT met'})")
 
 
 def main() -> None:
@@ -403,7 +583,16 @@ def main() -> None:
     p.add_argument("--seconds", type=float, help="measuring window (default 15 for (b), 3 per round in (a))")
     p.add_argument("--rounds", type=int, help="rounds of (a) (default 3)")
     p.add_argument("--only", choices=["a", "b"])
+    p.add_argument("--procs", type=int, default=4, help="bot processes in (b) (default 4)")
+    p.add_argument("--no-peer", action="store_true", help="(b) without the bare fan-out server's run")
+    p.add_argument("--stacks", action="store_true", help="(b): the server notes what its slow steps were doing (diagnosis)")
+    p.add_argument("--rounds-b", type=int, default=2, help="rounds of (b), ours then the peer (default 2)")
+    p.add_argument("--bot-worker", nargs=4, help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.bot_worker is not None:
+        port, n, prefix, think = args.bot_worker
+        trio.run(worker_main, int(port), int(n), prefix, float(think))
+        return
     clients = args.clients or (200 if args.quick else 1000)
     rounds = args.rounds or (1 if args.quick else 3)
     load = os.getloadavg()
@@ -413,7 +602,8 @@ def main() -> None:
         if args.only != "b":
             part_a(tmp, rounds, args.seconds or (2.0 if args.quick else 3.0))
         if args.only != "a":
-            part_b(tmp, clients, args.seconds or (5.0 if args.quick else 15.0))
+            part_b(tmp, clients, args.seconds or (5.0 if args.quick else 15.0), args.procs, not args.no_peer, args.stacks,
+                   args.rounds_b)
 
 
 if __name__ == "__main__":

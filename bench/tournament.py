@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import statistics
 import sys
@@ -292,6 +293,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds (15)")
     args = parser.parse_args(argv)
 
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     recs = [record(args.players, args.seed + k) for k in range(args.tournaments)]
     for rec in recs:
         verify(rec)

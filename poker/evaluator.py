@@ -1,27 +1,31 @@
 """Hand evaluation: which 5 of 5-7 cards play, and how they rank against any other hand.
 
 Showdowns and Monte Carlo bots evaluate millions of 7-card hands, and pure Python cannot get
-near a compiled evaluator, so the comparable number comes from ``eval7`` (a maintained
-Cython library): our int card indexes a prebuilt tuple of ``eval7.Card`` objects, which
-keeps the per-call cost down to a few tuple lookups. eval7's value already has the
-shape we want: the category in bits 24 and up, then the deciding ranks a nibble each from
-the top (e.g. pair rank, then three kickers), so it is used unchanged as ``strength``: equal
-numbers are exact ties, suits never count, the wheel is a five-high straight.
+near a compiled evaluator, so the comparable number comes from ``phevaluator`` (a
+maintained C evaluator, a perfect hash over the cards): its card ids are ours (rank * 4 +
+suit, suits c d h s), so our ints go straight in, and its rank (1 = royal flush ... 7462)
+indexes a generated table (``poker/strengths.py``, ``tools/strengths.py``) that gives our
+strength. The strength is eval7's value, unchanged from before: the category in bits 24 and
+up, then the deciding ranks a nibble each from the top (e.g. pair rank, then three
+kickers); equal numbers are exact ties, suits never count, the wheel is a five-high
+straight. Measured in our use (``bench/evaluator.py``) about twice eval7's rate.
 
 Which five cards play and the name a player reads are only needed once per showdown, so
 they are worked out here in plain Python from the cards and the category. The tests check
-that the chosen five re-evaluate to the same strength as the whole hand.
+that the chosen five re-evaluate to the same strength as the whole hand, and that every
+strength equals eval7's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 
 import attrs
-import eval7
+from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
 
-from .cards import RANK_NAMES, RANK_PLURALS, RANKS, SUITS, Card, card_str
+from .cards import RANK_NAMES, RANK_PLURALS, RANKS, Card, card_str
+from .strengths import STRENGTH
 
 __all__ = [
     "Category",
@@ -34,7 +38,8 @@ __all__ = [
 
 
 class Category(IntEnum):
-    """Hand categories, weakest first; the numbers are eval7's hand types (value >> 24)."""
+    """Hand categories, weakest first; the numbers are a strength's top bits (value >> 24),
+    eval7's hand types."""
 
     HIGH_CARD = 0
     PAIR = 1
@@ -51,15 +56,11 @@ _CATEGORY_SHIFT = 24
 _ACE = 12
 _FIVE = 3
 
-# Our card n is RANKS[n >> 2] + SUITS[n & 3]; eval7 parses the same text, so the two
-# numberings cannot drift apart silently.
-_E7_CARDS: tuple[eval7.Card, ...] = tuple(
-    eval7.Card(RANKS[n >> 2] + SUITS[n & 3]) for n in range(52)
-)
-_e7_evaluate = eval7.evaluate
+_BY_COUNT: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
 
 
-def strength7(cards: Sequence[Card], _e: tuple[eval7.Card, ...] = _E7_CARDS) -> int:
+def strength7(cards: Sequence[Card], _ph: Callable[..., int] = evaluate_7cards,
+              _s: tuple[int, ...] = STRENGTH) -> int:
     """Strength of exactly 7 distinct cards, bigger is better; for hot loops.
 
     No checks: the caller guarantees seven distinct cards 0..51 (a duplicate silently gives
@@ -67,15 +68,15 @@ def strength7(cards: Sequence[Card], _e: tuple[eval7.Card, ...] = _E7_CARDS) -> 
     locals is measurably faster than a comprehension at this call rate.
     """
     a, b, c, d, e, f, g = cards
-    return _e7_evaluate((_e[a], _e[b], _e[c], _e[d], _e[e], _e[f], _e[g]))  # type: ignore[no-any-return]
+    return _s[_ph(a, b, c, d, e, f, g)]
 
 
-def strength(cards: Sequence[Card], _e: tuple[eval7.Card, ...] = _E7_CARDS) -> int:
+def strength(cards: Sequence[Card], _s: tuple[int, ...] = STRENGTH) -> int:
     """Strength of 5, 6 or 7 distinct cards without the checks or the display work.
 
     Same numbers as ``strength7`` and ``evaluate(...).strength``.
     """
-    return _e7_evaluate([_e[c] for c in cards])  # type: ignore[no-any-return]
+    return _s[_BY_COUNT[len(cards)](*cards)]
 
 
 def category_of(hand_strength: int) -> Category:
@@ -185,7 +186,7 @@ def _straight_cards(by_rank: dict[int, list[Card]], top: int) -> tuple[Card, ...
 def _best_five(cards: Sequence[Card], category: Category) -> tuple[Card, ...]:
     """The five cards that make ``category`` at its best, in reading order.
 
-    The category comes from eval7, so this only has to find the best hand of that kind;
+    The category comes from the strength, so this only has to find the best hand of that kind;
     among equal-rank cards of different suits the higher card int is taken, just so the
     choice is stable (suits never change the strength).
     """
@@ -202,11 +203,11 @@ def _best_five(cards: Sequence[Card], category: Category) -> tuple[Card, ...]:
             return tuple(suited[:5])
         suited_by_rank = {c >> 2: [c] for c in suited}
         top = _straight_top(set(suited_by_rank))
-        assert top is not None, "eval7 said straight flush"
+        assert top is not None, "the strength said straight flush"
         return _straight_cards(suited_by_rank, top)
     if category is Category.STRAIGHT:
         top = _straight_top(set(by_rank))
-        assert top is not None, "eval7 said straight"
+        assert top is not None, "the strength said straight"
         return _straight_cards(by_rank, top)
 
     # Made part first: groups by (size, rank) descending, then kickers from what is left.

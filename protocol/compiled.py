@@ -202,6 +202,12 @@ class _Structurers:
             choices = "CARDS" if item == Card else self._const(frozenset(get_args(item)))
             lines += [f"    if not {choices}.issuperset(v): raise ValueError"]
             lines += ["    return tuple(v)"]
+        elif attrs.has(item) and tag_key(item) is None and not hasattr(item, "__attrs_post_init__"):
+            # A list of parts (seats, pots): the part's structuring inlined in the loop,
+            # saving a call per item.
+            lines += ["    out = []", "    for o in v:",
+                      *("    " + line for line in self._body(item)), "        out.append(r)"]
+            lines.append("    return tuple(out)")
         elif len(check) == 1 and check[0].lstrip().startswith("x = "):
             convert = check[0].split("=", 1)[1].strip()
             lines += [f"    return tuple([{convert} for x in v])"]
@@ -213,15 +219,15 @@ class _Structurers:
         exec("\n".join(lines), self.ns)
         return name
 
-    def _generate(self, cl: type) -> None:
-        name = f"s_{cl.__name__}"
+    def _body(self, cl: type) -> list[str]:
+        """Lines (indented for a function body) that check the dict ``o`` against ``cl``
+        and leave the instance in ``r``."""
         fields = attrs.fields(attrs.resolve_types(cl))
         keys = {f.name for f in fields}
         key = tag_key(cl)
         if key is not None:
             keys.add(key)
         lines = [
-            f"def {name}(o, n):",
             f"    if type(o) is not dict or not {self._const(frozenset(keys))}.issuperset(o):",
             "        raise ValueError",
             "    n[0] += len(o)",
@@ -240,7 +246,11 @@ class _Structurers:
             lines.append(f"    {self._const(getattr(cl, field.name).__set__)}(r, v{i})")
         if hasattr(cl, "__attrs_post_init__"):
             lines.append("    r.__attrs_post_init__()")
-        lines.append("    return r")
+        return lines
+
+    def _generate(self, cl: type) -> None:
+        name = f"s_{cl.__name__}"
+        lines = [f"def {name}(o, n):", *self._body(cl), "    return r"]
         exec(compile("\n".join(lines), f"<structure {cl.__name__}>", "exec"), self.ns)
         self.by_class[cl] = cast(Structure, self.ns[name])
 

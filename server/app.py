@@ -16,15 +16,18 @@ the coordinator and one task per table. Each concern is a module of its own:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 import trio
 
 import protocol.messages as m
+from server.clients import Client
 from server.config import ServerConfig
+from server.connection import Flusher
 from server.coordinator import coordinator
-from server.fanout import announce_all
+from server.fanout import announce_all, broadcast
 from server.house import House
 from server.listener import handle_connection
 from server.store import Store
@@ -47,6 +50,10 @@ class Server(House):
             self.store.start()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
+            if self.metrics is not None:
+                nursery.start_soon(self.metrics.run)
+            await nursery.start(Flusher().run)
+            await nursery.start(self.herald.run, self._news)
             if self.tournament.phase is not Phase.REGISTERING:
                 start_tables(self)
             self.listeners = await nursery.start(self._accept, nursery)
@@ -63,6 +70,10 @@ class Server(House):
         with self._accepting:
             await trio.serve_tcp(partial(handle_connection, self), self.config.port, host=self.config.host,
                                  handler_nursery=nursery, task_status=task_status)
+
+    def _news(self, msg: m.ServerMessage, receivers: Sequence[Client], bodies: dict[int, bytes | None]) -> None:
+        """The herald's way out: a part of the room, the message's encodings kept."""
+        broadcast(self, msg, receivers, bodies=bodies)
 
     async def shutdown(self, reason: str) -> None:
         """Stop accepting, tell every client, and let the writers flush."""

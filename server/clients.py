@@ -15,6 +15,7 @@ import attrs
 import protocol.messages as m
 from protocol.codec import encode, sendable, stamp
 from server.connection import Connection
+from server.metrics import LineCounter
 
 
 def token_hash(token: str) -> str:
@@ -34,10 +35,12 @@ class Client:
     seq: int = 0
     errors: int = 0
     chat_times: deque[float] = attrs.Factory(deque)
+    read_at: float = 0.0  # when the last data arrived (trio time): the metrics' start of an act
 
     def send_body(self, body: bytes) -> None:
         """Send an encoded server message (without seq): stamped per connection here."""
         self.seq += 1
+        LineCounter.queued += 1
         self.conn.send_nowait(stamp(body, self.seq) + b"\n")
 
     def send(self, msg: m.ServerMessage) -> None:

@@ -58,6 +58,8 @@ class ServerConfig:
     max_errors: int = 20  # bad messages in a row before the connection is closed
     port_file: Path | None = None  # write the listening port here once bound (tools, tests)
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
+    metrics: Path | None = None  # keep latency, loop-step and GC figures; rewrite this JSON file every second
+    metrics_stacks: bool = False  # diagnosis: note what a slow loop step was doing (a sampling thread)
 
     def tournament_settings(self, deadline: float | None) -> Settings:
         kwargs: dict[str, Any] = {}
@@ -152,6 +154,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock-port", type=int,
                    help="serve the tournament clock for the room's screen on this HTTP port, at the "
                         "--host address (off unless given; 0 picks a free one)")
+    p.add_argument("--metrics", type=Path, metavar="FILE",
+                   help="measure where the server's time goes (act read -> broadcast written, event-loop "
+                        "steps, garbage-collector pauses); written to FILE every second and summarised in "
+                        "the log at exit")
+    p.add_argument("--metrics-stacks", action="store_true",
+                   help="with --metrics: also note the stack of every slow event-loop step (diagnosis; costs a little)")
 
 
 _FIELDS = {f.name for f in attrs.fields(ServerConfig)}
@@ -179,8 +187,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             values[name] = value
     if getattr(args, "no_db", False):
         values["db"] = None
-    if "db" in values and isinstance(values["db"], str):
-        values["db"] = Path(values["db"])
+    for name in ("db", "metrics", "port_file"):
+        if name in values and isinstance(values[name], str):
+            values[name] = Path(values[name])
     if "ruleset" in values:
         values["ruleset"] = Ruleset(values["ruleset"])
     config = ServerConfig(**values)

@@ -20,7 +20,7 @@ from poker.cards import Card
 from poker.hand import Hand
 from poker.views import HandView, view_for
 from protocol.codec import encode, sendable
-from server import outbound
+from server import herald, outbound
 from server.clients import Client
 from server.fairness import reveal_messages
 from server.house import House, TableCommand, Turn
@@ -49,12 +49,25 @@ def table_clients(h: House, table_id: int) -> list[Client]:
     return out
 
 
-def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None = None) -> int:
+def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None = None, *,
+              bodies: dict[int, bytes | None] | None = None) -> int:
     """Encode once per protocol version, stamp per connection; the bytes sent (for pacing).
-    A connection whose version lacks the message does not get it."""
-    bodies: dict[int, bytes | None] = {}
+    A connection whose version lacks the message does not get it. ``bodies`` keeps the
+    encodings across calls (the herald and paced pushes send one message in parts).
+
+    To everyone (``clients`` None): at once in a small room; in a large one the herald sends
+    it, a few dozen receivers per loop step (a bust used to queue a line per connection in
+    the table's step), and 0 is returned."""
+    if clients is None:
+        receivers = [c for c in h.clients if c.role]
+        if len(receivers) > herald.PER_STEP and h.herald.running:
+            h.herald.announce(msg, receivers)
+            return 0
+        clients = receivers
+    if bodies is None:
+        bodies = {}
     sent = 0
-    for c in (h.clients if clients is None else clients):
+    for c in clients:
         if not c.role:
             continue
         if c.version not in bodies:
@@ -165,8 +178,12 @@ def set_sitting_out(h: House, player_id: str, value: bool) -> None:
     h.journal.submit(h.journal.input("status", {"player_id": player_id, "sitting_out": value, "bank": ps.bank}))
 
 
-def tournament_events(h: House, events: Iterable[object]) -> None:
-    """The tournament's news (moves, eliminations, announcements, the end) to who it concerns."""
+def tournament_events(h: House, events: Iterable[object], *,
+                      defer_snapshots: list[str] | None = None) -> None:
+    """The tournament's news (moves, eliminations, announcements, the end) to who it concerns.
+
+    Each moved or newly seated player then gets a snapshot of their table; with
+    ``defer_snapshots`` their ids are added there instead, for ``send_snapshots``."""
     t = h.tournament
     batch = list(events)
     for w in h.watchers:
@@ -240,12 +257,12 @@ def tournament_events(h: House, events: Iterable[object]) -> None:
         if table_id in t.tables:
             for c in table_clients(h, table_id):
                 c.send(snapshot_for(h, c, table_id))
-    for player_id in resnap:
-        ps = h.players[player_id]
-        loc = h.locate(player_id)
-        if ps.client is not None and loc is not None and loc.table_id in t.tables \
-                and loc.table_id not in reseated:
-            ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+    pending = [p for p in resnap if (loc := h.locate(p)) is None or loc.table_id not in reseated]
+    if defer_snapshots is not None:
+        defer_snapshots.extend(pending)
+    else:
+        for player_id in pending:
+            send_snapshot(h, player_id)
     # Who watched a broken table follows most of its players (version 2 was told why).
     for table_id, went in broken.items():
         follow = next((tid for tid, _ in went.most_common() if tid in t.tables), None)
@@ -274,6 +291,31 @@ def watch(h: House, client: Client, table_id: int | None) -> None:
     h.viewers.add(client)
 
 
+def send_snapshot(h: House, player_id: str) -> None:
+    """A player's table as it is now, if they are connected and seated."""
+    ps = h.players[player_id]
+    if ps.client is None:
+        return
+    loc = h.locate(player_id)
+    if loc is not None and loc.table_id in h.tournament.tables:
+        ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+
+
+SNAPSHOTS_PER_STEP = 50
+
+
+async def send_snapshots(h: House, player_ids: Sequence[str]) -> None:
+    """``send_snapshot`` for many players, a few dozen per loop step: at the start a
+    thousand snapshots built in one step held every other task for about 80 ms."""
+    for i, player_id in enumerate(player_ids):
+        if i and i % SNAPSHOTS_PER_STEP == 0:
+            await trio.lowlevel.checkpoint()
+        send_snapshot(h, player_id)
+
+
+WAKE = TableCommand(kind="wake")
+
+
 def director_called(h: House, e: tev.FloorCalled) -> m.DirectorCalled:
     return m.DirectorCalled(player_id=int(e.player_id), name=h.players[e.player_id].name,
                             table=e.table_id, seat=e.seat, message=e.message,
@@ -293,6 +335,10 @@ def send_ruling(h: House, e: tev.RulingMade) -> None:
 
 
 def wake_tables(h: House) -> None:
-    """Every table re-checks whether it may deal (a level, a move, a pause changed)."""
+    """Every table waiting between hands re-checks whether it may deal (a level, a move, a
+    pause changed). A table in a hand ignores wakes and checks again when its hand ends,
+    so it is not woken: a hand's end used to wake every table's task, work proportional to
+    the tables at each of their hands' ends (quadratic in tables per round of hands)."""
     for runner in h.runners.values():
-        runner.post(TableCommand(kind="wake"))
+        if runner.idle:
+            runner.post(WAKE)

@@ -24,7 +24,9 @@ from server.clients import Client, PlayerState
 from server.config import ServerConfig
 from server.director_key import digest, new_secret
 from server.fairness import FairDealer, tournament_id_for
+from server.herald import Herald
 from server.journal import Journal
+from server.metrics import Metrics
 from server.store import Store
 from server.tournament.tournament import Location, Tournament
 
@@ -67,6 +69,7 @@ class TableHandle(Protocol):
 
     table_id: int
     turn: Turn | None
+    idle: bool  # waiting between hands: a change elsewhere may let it deal
 
     def post(self, cmd: TableCommand) -> bool: ...
 
@@ -102,6 +105,7 @@ class House:
         self.viewers: set[Client] = set()  # spectators and directors: a table's broadcasts scan these
         self.players: dict[str, PlayerState] = {}
         self.by_name: dict[str, str] = {}
+        self.by_token_hash: dict[str, str] = {}  # SHA-256 of a session token -> player
         self.runners: dict[int, TableHandle] = {}
         self._where: dict[str, int] = {}  # player -> table last found at (a hint for locate)
         # Known in plain text only when made or given in this run (for the banner); a
@@ -112,6 +116,9 @@ class House:
         self.next_conn = 0
         self.port: int | None = None
         self.lobby_dirty = False
+        self.lobby_share: Any = None  # snapshots.shared_lobby: the lobby being built for joins
+        self.freeze_gc = False  # serve.py: freeze the collector's view once everyone is seated
+        self.joins_in_flight = 0  # joins between their welcome and their lobby: no start meanwhile
         self.nursery: trio.Nursery | None = None
         self.finished = trio.Event()
         self.pending_announcements: list[str] = []  # from recovery, sent once running
@@ -126,6 +133,9 @@ class House:
         self.deadline_wall: dt.datetime | None = config.deadline_wall(self.wall_clock())
         self.tournament = Tournament(config.tournament_settings(None), random.Random(self.seed))
         self.watchers: list[Watcher] = []
+        self.herald = Herald()  # news for the whole room, a few dozen receivers per step (fanout)
+        self.metrics: Metrics | None = Metrics(config.metrics, stacks=config.metrics_stacks) \
+            if config.metrics is not None else None
 
     @property
     def paused_for_store(self) -> str | None:

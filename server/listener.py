@@ -107,6 +107,7 @@ async def _reader(h: House, client: Client) -> None:
             conn.close("client closed the connection")
             return
         last_rx = now
+        client.read_at = now
         pinged = False
         try:
             lines = buf.feed(bytes(data))

@@ -337,6 +337,8 @@ def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) ->
     server.players[pid] = PlayerState(player_id=pid, name=name, token_hash=tokens.get(pid, ""),
                                       bank=server.config.time_bank)
     server.by_name[name.casefold()] = pid
+    if tokens.get(pid):
+        server.by_token_hash[tokens[pid]] = pid
 
 
 def void_hand(server: Server, table_id: int, carry: int, why: str) -> int | None:

@@ -19,6 +19,7 @@ import trio
 from server.app import Server
 from server.clock import ClockPortError
 from server.config import ServerConfig, add_arguments, config_from_args
+from server.memory import freeze_long_lived, tune_collector
 from server.recovery import open_server
 from server.store import StoreError
 
@@ -39,6 +40,7 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             from server.clock.web import serve_clock  # the web stack loads only when asked
 
             clock_port = await nursery.start(serve_clock, server, config.host, config.clock_port)
+        freeze_long_lived()  # start-up (and a replayed tournament) done: see server/memory.py
         if config.port_file is not None:
             config.port_file.write_text(f"{port}\n")
         if print_banner:
@@ -120,11 +122,13 @@ def serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     config: ServerConfig = config_from_args(args)
+    tune_collector()
     try:
         server = open_server(config)
     except StoreError as exc:
         print(f"hickory-server: {exc}", file=sys.stderr)
         return 2
+    server.freeze_gc = True
     try:
         trio.run(run_server, server)
     except BaseException as exc:

@@ -20,7 +20,7 @@ from server.clients import Client, PlayerState, token_hash
 from server.director_key import matches
 from server.fanout import director_called, player_status, send_your_turn, tournament_events, watch
 from server.house import House
-from server.snapshots import lobby_message, send_result_if_over, snapshot_for
+from server.snapshots import lobby_message, send_result_if_over, shared_lobby, snapshot_for
 from server.store import Record
 from server.tournament.events import FloorCalled
 from server.tournament.tournament import Phase
@@ -65,14 +65,20 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
     if len(h.players) >= h.config.max_players:
         raise ProtocolError(E.SERVER_FULL, "the tournament is full")
     token = msg.token if msg.token is not None else secrets.token_urlsafe(24)
-    player_id = await register(h, msg.name, token)
-    ps = h.players[player_id]
-    _attach(client, ps)
-    loc = h.locate(player_id)  # a late entry has a seat already
-    client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
-                          name=ps.name, token=token, table=loc.table_id if loc else None,
-                          seat=loc.seat if loc else None))
-    client.send(lobby_message(h))
+    h.joins_in_flight += 1  # the start waits until this player has the lobby (welcome, lobby, snapshot)
+    try:
+        player_id = await register(h, msg.name, token)
+        ps = h.players[player_id]
+        _attach(client, ps)
+        loc = h.locate(player_id)  # a late entry has a seat already
+        client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
+                              name=ps.name, token=token, table=loc.table_id if loc else None,
+                              seat=loc.seat if loc else None))
+        lobby = await shared_lobby(h)  # one build for all the joins of this moment
+        client.send_body(lobby.body(client.version))
+    finally:
+        h.joins_in_flight -= 1
+    loc = h.locate(player_id)  # where the player is now (a move may have come meanwhile)
     if loc is not None and loc.table_id in t.tables:
         client.send(snapshot_for(h, client, loc.table_id))
     h.lobby_dirty = True
@@ -165,12 +171,13 @@ def _attach(client: Client, ps: PlayerState) -> None:
 
 
 def by_token(h: House, token: str) -> str | None:
-    """The player whose session this token opens (compared in constant time)."""
-    digest = token_hash(token)
-    for ps in h.players.values():
-        if hmac.compare_digest(ps.token_hash, digest):
-            return ps.player_id
-    return None
+    """The player whose session this token opens.
+
+    Looked up by the token's SHA-256 (a dict, not a scan of every player: a thousand
+    players resuming after a restart made a million comparisons); what the lookup's timing
+    could reveal is about the hash of a guess, not about any player's token."""
+    player_id = h.by_token_hash.get(token_hash(token))
+    return player_id
 
 
 async def register(h: House, name: str, token: str, *, is_bot: bool = False) -> str:
@@ -181,6 +188,7 @@ async def register(h: House, name: str, token: str, *, is_bot: bool = False) -> 
     h.players[player_id] = PlayerState(player_id=player_id, name=name, token_hash=digest,
                                        bank=h.config.time_bank, is_bot=is_bot)
     h.by_name[name.casefold()] = player_id
+    h.by_token_hash[digest] = player_id
     records = h.journal.input("register", {"player_id": player_id, "name": name})
     if h.store is not None:
         records.append(Record(

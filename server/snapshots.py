@@ -15,6 +15,7 @@ import trio
 import protocol.messages as m
 from poker.events import HandStarted as HandStartedEvent
 from poker.views import view_for
+from protocol.codec import encode
 from server import outbound
 from server.clients import Client
 from server.fairness import reveal_messages, speaks_fairness
@@ -96,6 +97,55 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
         late_until_level=t.late_until if started and t.registration_open() else None,
         carried=carried_chips(h), start_players=h.config.start_at,
     )
+
+
+SHARE_FROM = 64  # registered players from which joins wait a moment to share one lobby
+SHARE_WINDOW = 0.01  # that moment (seconds)
+
+
+class LobbyShare:
+    """One lobby built for every join of the same moment (``shared_lobby``), encoded once
+    per protocol version."""
+
+    def __init__(self) -> None:
+        self.done = trio.Event()
+        self.lobby: m.Lobby | None = None
+        self.bodies: dict[int, bytes] = {}
+
+    def body(self, version: int) -> bytes:
+        assert self.lobby is not None
+        if version not in self.bodies:
+            self.bodies[version] = encode(self.lobby, version)
+        return self.bodies[version]
+
+
+async def shared_lobby(h: House) -> LobbyShare:
+    """The lobby, shared by every caller of the same scheduler pass (``.body(version)``).
+
+    Each join used to build and encode the whole lobby for its own reply: work
+    proportional to everyone registered, so a thousand joins cost a million lobby entries
+    and the allocations kept the garbage collector busy (reader steps of 30-80 ms at a
+    thousand players). The first caller waits one checkpoint, so the other joins handled
+    in the same pass register too, then builds once for all of them: each still gets a
+    lobby that lists everyone registered before it, itself included. From ``SHARE_FROM``
+    players on (when a build costs a millisecond or more) it waits ``SHARE_WINDOW`` for the
+    joins arriving meanwhile, so a burst of joins costs a build per window, not per join.
+    """
+    share: LobbyShare | None = h.lobby_share
+    if share is None:
+        share = h.lobby_share = LobbyShare()
+        try:
+            if len(h.players) >= SHARE_FROM:
+                await trio.sleep(SHARE_WINDOW)
+            else:
+                await trio.lowlevel.cancel_shielded_checkpoint()
+        finally:
+            h.lobby_share = None
+            share.lobby = lobby_message(h)
+            share.done.set()
+    else:
+        await share.done.wait()
+    return share
 
 
 def snapshot_for(h: House, client: Client, table_id: int, request_id: int | None = None) -> m.TableSnapshot:

@@ -10,7 +10,12 @@ Design (see docs/architecture.md, "Persistence"):
 - Store, then send: a table submits its records and waits for the commit before any
   client sees the effect. One writer thread owns the connection and commits everything
   queued in one transaction (group commit), so a slow disk delays only the tables waiting
-  on it, never the event loop.
+  on it, never the event loop. A table waits for the first commit that holds its rows;
+  the writer starts the next commit as soon as the last one is done if rows are waiting.
+- The commit path does each thing once: the rows of one statement go in one multi-row
+  ``INSERT`` (each SQLite call releases the GIL and the writer then has to win it back
+  from the event loop: per row, that wait cost more than the fsync), and one wake-up per
+  commit tells the event loop which tables may go on.
 - WAL with ``synchronous=FULL``: a commit is fsynced, so what was committed survives
   kill -9 and a power cut (docs/hosting.md).
 """
@@ -22,7 +27,9 @@ import json
 import logging
 import os
 import queue
+import re
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -195,6 +202,38 @@ def lock_database(path: Path) -> int:
     return fd
 
 
+_VALUES = re.compile(r"^(INSERT (?:OR REPLACE )?INTO [^(]+\([^)]*\) VALUES )(\((?:\?, )*\?\))$")
+ROWS_PER_STATEMENT = 100  # at most 100 x 6 = 600 parameters, under SQLite's oldest limit (999)
+SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval while a store's writer runs (CPython's default
+is 5 ms). The writer needs the GIL for microseconds between SQLite calls, but after each
+call it waited for the event loop to give it up: up to 5 ms each, more than the fsync."""
+
+
+def statements(records: list[Record]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The rows of a commit as few statements: the rows of each ``INSERT ... VALUES (?, ..)``
+    in one multi-row statement, in their order; anything else one by one.
+
+    Rows of one statement keep their order (the log's ``seq`` is the insertion order);
+    statements of different kinds are not reordered against each other's dependencies
+    because a commit never holds two that depend on each other: each table waits for its
+    commit before its next change."""
+    groups: dict[str, list[tuple[Any, ...]]] = {}
+    for r in records:
+        groups.setdefault(r.sql, []).append(r.params)
+    out: list[tuple[str, tuple[Any, ...]]] = []
+    for sql, rows in groups.items():
+        match = _VALUES.match(sql)
+        if match is None or len(rows) == 1:
+            out += [(sql, params) for params in rows]
+            continue
+        head, one = match.groups()
+        for i in range(0, len(rows), ROWS_PER_STATEMENT):
+            chunk = rows[i:i + ROWS_PER_STATEMENT]
+            out.append((head + ", ".join([one] * len(chunk)), tuple(x for params in chunk for x in params)))
+    return out
+
+
 class Ticket:
     """A submitted batch; ``await ticket.wait()`` returns once it is committed."""
 
@@ -206,6 +245,11 @@ class Ticket:
         await self._done.wait()
         if self.error is not None:
             raise StoreError(self.error)
+
+
+def _release(tickets: list[Ticket]) -> None:
+    for ticket in tickets:
+        ticket._done.set()
 
 
 class Store:
@@ -239,6 +283,7 @@ class Store:
     def start(self) -> None:
         """Start the writer thread; call from inside ``trio.run``."""
         self._token = trio.lowlevel.current_trio_token()
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._thread = threading.Thread(target=self._writer, name="hickory-store", daemon=True)
         self._thread.start()
 
@@ -292,20 +337,19 @@ class Store:
                 batch.append(more)
             self._write_batch(batch)
             assert self._token is not None
-            for _, ticket in batch:
-                try:
-                    self._token.run_sync_soon(ticket._done.set)
-                except trio.RunFinishedError:
-                    return
+            try:  # one wake-up of the event loop for the whole commit
+                self._token.run_sync_soon(_release, [ticket for _, ticket in batch])
+            except trio.RunFinishedError:
+                return
 
     def _write_batch(self, batch: list[tuple[list[Record], Ticket]]) -> None:
         started = time.perf_counter()
+        records = [r for rs, _ in batch for r in rs]
         try:
             self._conn.execute("BEGIN IMMEDIATE")
-            for records, _ in batch:
-                for r in records:
-                    self._conn.execute(r.sql, r.params)
-                self.records += len(records)
+            for sql, params in statements(records):
+                self._conn.execute(sql, params)
+            self.records += len(records)
             self._conn.execute("COMMIT")
             self.commits += 1
             self.write_seconds += time.perf_counter() - started

@@ -50,6 +50,7 @@ class TableRunner:
         self.last_hand_end = -math.inf
         self.away_until: float | None = None  # when everyone is sitting out: next deal
         self.returning: set[str] = set()  # sitting out, back from the next hand (im_back in a hand)
+        self.idle = False  # waiting between hands for a change (only then does a wake matter)
 
     def post(self, cmd: TableCommand) -> bool:
         try:
@@ -69,6 +70,7 @@ class TableRunner:
             if table.hand is not None and table.hand.is_over:
                 await self.end_hand()
                 self.last_hand_end = trio.current_time()
+                await trio.lowlevel.checkpoint()  # the next deal in a step of its own
                 continue
             now = h.now()
             if not t.can_deal(self.table_id, now):
@@ -95,9 +97,13 @@ class TableRunner:
         return all(self.house.players[p.player_id].sitting_out for p in seats if p.stack > 0)
 
     async def wait_for_change(self, timeout: float) -> None:
-        with trio.move_on_after(timeout):
-            cmd = await self.inbox.receive()
-            self.handle_idle(cmd)
+        self.idle = True
+        try:
+            with trio.move_on_after(timeout):
+                cmd = await self.inbox.receive()
+                self.handle_idle(cmd)
+        finally:
+            self.idle = False
 
     def handle_idle(self, cmd: TableCommand) -> None:
         """Commands that arrive between hands."""
@@ -242,6 +248,7 @@ class TableRunner:
             return False
         msg: m.Act = cmd.msg
         client = cmd.client
+        taken_at = trio.current_time()
         if cmd.player_id is not None:
             # A sitting-out player is acted for without a turn, so trying to act is how
             # "they act" ends the sit-out: back from the next hand, as with im_back.
@@ -269,6 +276,8 @@ class TableRunner:
             ps.bank = max(0.0, turn.bank - (used - turn.clock))
         self.turn = None
         await self.record(hand, turn.seat, action, False, new)
+        if h.metrics is not None:
+            h.metrics.action_broadcast(client.conn, client.read_at, taken_at)
         if ps.sitting_out:
             set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
         if msg.id is not None:

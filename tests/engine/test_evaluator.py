@@ -1,7 +1,7 @@
 """The hand evaluator against the rulebook, the textbook counts and an independent library.
 
 treys (a pure-Python Cactus Kev evaluator, lower rank = better) is the reference: it shares
-no code with eval7, which our strengths come from.
+no code with phevaluator or eval7, which our strengths come from.
 """
 
 from __future__ import annotations
@@ -351,3 +351,15 @@ def test_hand_value_is_a_frozen_value() -> None:
 )
 def test_detail_names_the_kickers_that_play(cards: str, detail: str) -> None:
     assert evaluate(parse_cards(cards)).detail == detail
+
+
+# --- The generated table (phevaluator's rank -> our strength) ------------------------------
+
+
+def test_the_strength_table_is_what_the_generator_makes_now() -> None:
+    """poker/strengths.py is generated (python -m tools.strengths): stale, it would rank
+    hands with an old table."""
+    from poker.strengths import STRENGTH
+    from tools.strengths import table
+
+    assert list(STRENGTH) == table()

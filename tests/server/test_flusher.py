@@ -1,0 +1,112 @@
+"""The flusher: one task writes what every connection queued; a slow client's rest goes to
+its own writer, whole and in order.
+
+Real TCP on 127.0.0.1 with small socket buffers, so the kernel takes only part of a burst.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import trio
+
+from server.connection import Connection, Flusher
+
+
+async def pair(rcvbuf: int | None = None, sndbuf: int | None = None) -> tuple[trio.SocketStream, trio.SocketStream]:
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    client = trio.socket.socket()
+    if rcvbuf is not None:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    await client.connect(("127.0.0.1", port))
+    server = await listeners[0].accept()
+    await listeners[0].aclose()
+    if sndbuf is not None:
+        server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+    return server, trio.SocketStream(client)
+
+
+async def read_lines(stream: trio.SocketStream, count: int) -> list[bytes]:
+    buf = b""
+    while buf.count(b"\n") < count:
+        data = await stream.receive_some(1 << 16)
+        assert data, "closed early"
+        buf += data
+    return buf.split(b"\n")[:count]
+
+
+async def test_a_burst_larger_than_the_socket_buffers_arrives_whole_and_in_order() -> None:
+    lines = [b"%06d " % i + b"x" * 1000 + b"\n" for i in range(3000)]  # 3 MB
+    with trio.fail_after(20):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            await n.start(flusher.run)
+            server, client = await pair(rcvbuf=4096, sndbuf=4096)
+            conn = Connection(server, conn_id=1, max_queue_bytes=8 << 20)
+            n.start_soon(conn.run_writer)
+            written: list[float] = []
+            for i, line in enumerate(lines):
+                conn.send_nowait(line)
+                if i == 10:
+                    conn.when_written(written.append)
+                if i % 500 == 0:
+                    await trio.sleep(0)  # several flusher passes, some while the writer sends
+            conn.when_written(written.append)
+            got = await read_lines(client, len(lines))
+            assert got == [line[:-1] for line in lines]
+            while conn.lines_sent < len(lines):
+                await trio.sleep(0.01)
+            assert conn.lines_sent == conn.lines_queued == len(lines)
+            assert len(written) == 2
+            conn.close("done")
+            n.cancel_scope.cancel()
+
+
+async def test_a_broadcast_is_written_by_the_flusher_without_waking_each_writer() -> None:
+    """The point of the flusher: lines queued in one step, written in the flusher's next
+    step, each connection's lines merged into one write, and no writer task ran."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            await n.start(flusher.run)
+            conns, clients = [], []
+            for i in range(20):
+                server, client = await pair()
+                conns.append(Connection(server, conn_id=i))
+                clients.append(client)
+            writer_steps = 0
+
+            class CountWriter(trio.abc.Instrument):
+                def before_task_step(self, task: trio.lowlevel.Task) -> None:
+                    nonlocal writer_steps
+                    if "run_writer" in task.name:
+                        writer_steps += 1
+
+            for c in conns:
+                n.start_soon(c.run_writer)
+            await trio.testing.wait_all_tasks_blocked()
+            watch = CountWriter()
+            trio.lowlevel.add_instrument(watch)
+            try:
+                for c in conns:
+                    c.send_nowait(b'{"type":"action"}\n')
+                    c.send_nowait(b'{"type":"your_turn"}\n')
+                for client in clients:
+                    assert await read_lines(client, 2) == [b'{"type":"action"}', b'{"type":"your_turn"}']
+            finally:
+                trio.lowlevel.remove_instrument(watch)
+            assert writer_steps == 0
+            assert all(c.lines_sent == 2 for c in conns)
+            n.cancel_scope.cancel()
+
+
+async def test_without_a_flusher_the_writer_still_sends() -> None:
+    with trio.fail_after(10):
+        async with trio.open_nursery() as n:
+            server, client = await pair()
+            conn = Connection(server, conn_id=1)
+            n.start_soon(conn.run_writer)
+            conn.send_nowait(b"hello\n")
+            assert await read_lines(client, 1) == [b"hello"]
+            n.cancel_scope.cancel()

@@ -1,13 +1,14 @@
 """The director's commands: each turned into a logged payload, applied, stored, announced.
 
-``apply_director`` is the one path from a payload to the tournament, for a live command
-and for its replay after a restart (``recovery.py``), so both always agree.
+``apply_director`` (``server.tournament.inputs``, pure) is the one path from a payload to
+the tournament, for a live command and for its replay after a restart (``recovery.py``),
+so both always agree; it refuses a bad payload or argument before anything changes, so
+nothing refused is ever logged.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import Any
 
 import protocol.errors as E
@@ -17,9 +18,8 @@ from server.clients import Client
 from server.coordinator import start_tournament
 from server.fanout import announce_all, tournament_events, wake_tables
 from server.house import House, TableCommand
-from server.tournament.director import Director
-from server.tournament.errors import TournamentError
-from server.tournament.tournament import Phase, Tournament
+from server.tournament.inputs import apply_director
+from server.tournament.tournament import Phase
 
 
 async def director_command(h: House, client: Client, msg: m.DirectorCommand) -> None:
@@ -99,42 +99,3 @@ async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) 
     payload["table"] = cmd.table
     if not runner.post(TableCommand(kind="void", msg=payload)):
         raise ProtocolError(E.RATE_LIMITED, f"table {cmd.table} is busy; try again")
-
-
-def apply_director(t: Tournament, p: dict[str, Any]) -> Sequence[object]:
-    """Apply a logged director operation: the one path for live commands and for replay."""
-    d = Director(t)
-    op, now, reason = p["op"], p["now"], p["reason"]
-    if op == "start":
-        return d.start(now, reason=reason)
-    if op in ("pause", "resume") and p.get("table") is not None:
-        return d.pause_table(now, p["table"], paused=op == "pause", reason=reason)
-    if op == "pause":
-        return d.pause(now, reason=reason)
-    if op == "resume":
-        return d.resume(now, reason=reason)
-    if op == "void_hand":
-        return d.void_hand(now, p["table"], reason=reason)
-    if op == "set_level":
-        return d.set_level(now, p["level"], reason=reason)
-    if op == "set_schedule":
-        return d.change_schedule(now, p["schedule"], reason=reason)
-    if op == "set_options":
-        return d.change_rules(now, reason=reason, **p["options"])
-    if op == "set_deadline":
-        return d.set_deadline(now, p["deadline"], reason=reason)
-    if op == "move_player":
-        return d.move_player(now, p["player_id"], p["table"], p["seat"], reason=reason)
-    if op == "remove_player":
-        return d.remove_player(now, p["player_id"], reason=reason)
-    if op == "adjust_chips":
-        return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
-    if op == "announce":
-        return d.announce(now, p["text"], reason=reason)
-    if op == "late_registration":
-        return d.late_registration(now, p["until_level"], reason=reason)
-    if op == "rule":
-        return d.rule(now, p["decision"], call_id=p["call_id"], table_id=p["table"], reason=reason)
-    if op == "award":
-        return d.award(now, p["title"], p["player_id"], reason=reason)
-    raise TournamentError(f"unknown director operation {op!r}")

@@ -26,6 +26,7 @@ import attrs
 
 from poker.actions import Action, ActionKind
 
+from .director import Director
 from .errors import TournamentError
 from .events import TournamentEvent
 from .tournament import Tournament
@@ -42,6 +43,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "set_deadline": ("deadline",), "move_player": ("player_id", "table"),
     "remove_player": ("player_id",), "adjust_chips": ("player_id", "delta"),
     "transfer_chips": ("from_player", "to_player", "amount"), "announce": ("text",),
+    "void_hand": ("table",), "late_registration": ("until_level",),
+    "rule": ("decision",), "award": ("title", "player_id"),
 }
 DIRECTOR_OPS = tuple(_FIELDS)
 
@@ -60,10 +63,12 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
     if not isinstance(op, str) or op not in _FIELDS:
         raise TournamentError(f"unknown director operation {op!r} (known: {', '.join(DIRECTOR_OPS)})")
     _need(p, f"the director operation {op}", "now", "reason", *_FIELDS[op])
-    d = t.director
+    d = Director(t)
     now, reason = p["now"], p["reason"]
     if op == "start":
         return d.start(now, reason=reason)
+    if op in ("pause", "resume") and p.get("table") is not None:  # one table
+        return d.pause_table(now, p["table"], paused=op == "pause", reason=reason)
     if op == "pause":
         return d.pause(now, reason=reason)
     if op == "resume":
@@ -90,6 +95,14 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
         return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
     if op == "transfer_chips":
         return d.transfer_chips(now, p["from_player"], p["to_player"], p["amount"], reason=reason)
+    if op == "void_hand":
+        return d.void_hand(now, p["table"], reason=reason)
+    if op == "late_registration":
+        return d.late_registration(now, p["until_level"], reason=reason)
+    if op == "rule":
+        return d.rule(now, p["decision"], call_id=p.get("call_id"), table_id=p.get("table"), reason=reason)
+    if op == "award":
+        return d.award(now, p["title"], p["player_id"], reason=reason)
     assert op == "announce"
     return d.announce(now, p["text"], to=p.get("to", ()), reason=reason)
 

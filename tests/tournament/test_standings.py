@@ -175,8 +175,8 @@ def _deadline_with_stacks(deltas: dict[str, int]) -> TournamentFinished:
     """Four players (10,000 each), chip counts corrected by ``deltas``, then the deadline."""
     t = started(4)
     for pid, delta in deltas.items():
-        t.director.correct_chips(1.0, pid, delta, reason="test: set the counts")
-    done = t.director.set_deadline(2.0, 2.0, reason="test: the hall closes")[-1]
+        Director(t).correct_chips(1.0, pid, delta, reason="test: set the counts")
+    done = Director(t).set_deadline(2.0, 2.0, reason="test: the hall closes")[-1]
     assert isinstance(done, TournamentFinished) and done.reason is FinishReason.DEADLINE
     return done
 

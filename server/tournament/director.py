@@ -252,6 +252,8 @@ class Director:
                 return [self._not_applied(now, player_id, f"the move to {where}")]
             if table_id not in t.tables:
                 return [self._not_applied(now, player_id, f"the move to {where} (the table broke)")]
+            if not t._free_seats(table_id):  # filled while the player's hand was played
+                return [self._not_applied(now, player_id, f"the move to {where} (no empty seat left)")]
             chosen = seat if seat is not None and seat in t._free_seats(table_id) else None
             return [t._move(player_id, table_id, chosen, MoveReason.DIRECTOR)]
 

@@ -1,7 +1,9 @@
 """The director's commands: each turned into a logged payload, applied, stored, announced.
 
-``apply_director`` is the one path from a payload to the tournament, for a live command
-and for its replay after a restart (``recovery.py``), so both always agree.
+``apply_director`` (``server.tournament.inputs``, pure) is the one path from a payload to
+the tournament, for a live command and for its replay after a restart (``recovery.py``),
+so both always agree; it refuses a bad payload or argument before anything changes, so
+nothing refused is ever logged.
 """
 
 from __future__ import annotations

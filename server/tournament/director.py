@@ -54,6 +54,7 @@ Events = list[TournamentEvent]
 
 MAX_REASON = 200  # characters: the protocol's ``Reason``
 MAX_ANNOUNCEMENT = 500  # the protocol's ``Message``
+MAX_TITLE = 80  # the protocol's ``Title``
 
 
 def _blinds_text(levels: Sequence[tuple[int, int]]) -> str:
@@ -251,6 +252,8 @@ class Director:
                 return [self._not_applied(now, player_id, f"the move to {where}")]
             if table_id not in t.tables:
                 return [self._not_applied(now, player_id, f"the move to {where} (the table broke)")]
+            if not t._free_seats(table_id):  # filled while the player's hand was played
+                return [self._not_applied(now, player_id, f"the move to {where} (no empty seat left)")]
             chosen = seat if seat is not None and seat in t._free_seats(table_id) else None
             return [t._move(player_id, table_id, chosen, MoveReason.DIRECTOR)]
 
@@ -358,9 +361,12 @@ class Director:
         """Take late entries (with the starting stack) through level ``until_level``, as
         people number levels; None closes late registration."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         if until_level is not None:
+            if not is_whole(until_level):
+                raise TournamentError(f"late registration runs to a level (a number) or is closed, not {until_level!r}")
             last = len(t.settings.schedule)
             if not t.level <= until_level <= last:
                 raise TournamentError(
@@ -375,8 +381,10 @@ class Director:
     def void_hand(self, now: float, table_id: int, *, reason: str) -> Events:
         """Call off the hand in progress at a table: every bet goes back, the button stays."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
+        self._need_table_number(table_id)
         hand = t.table(table_id).hand
         if hand is None or hand.is_over:
             raise TournamentError(f"table {table_id} has no hand in progress to void")
@@ -387,8 +395,12 @@ class Director:
     def pause_table(self, now: float, table_id: int, *, paused: bool, reason: str) -> Events:
         """Hold one table (its hand in progress finishes; it deals no new hand) or release it."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
+        self._need_table_number(table_id)
+        if not isinstance(paused, bool):
+            raise TournamentError(f"a table is paused or not (true or false), not {paused!r}")
         t.table(table_id)
         if paused == (table_id in t.held_tables):
             raise TournamentError(f"table {table_id} is {'already' if paused else 'not'} paused")
@@ -404,6 +416,13 @@ class Director:
         """A ruling: closes a player's call (``call_id``) or stands alone (for a table, or
         for everyone); announced to that table and kept in the audit."""
         self._need_reason(reason)
+        self._need_time(now)
+        if not isinstance(decision, str) or len(decision.strip()) > MAX_ANNOUNCEMENT:
+            raise TournamentError(f"a ruling is a text of at most {MAX_ANNOUNCEMENT} characters")
+        if call_id is not None and not is_whole(call_id):
+            raise TournamentError(f"a call is named by its number, not {call_id!r}")
+        if table_id is not None:
+            self._need_table_number(table_id)
         if table_id is not None and table_id not in self._t.tables:
             raise TournamentError(f"there is no table {table_id} in play")
         ruling = self._t.floor.rule(at=now, call_id=call_id, table_id=table_id, decision=decision)
@@ -416,6 +435,11 @@ class Director:
     def award(self, now: float, title: str, player_id: str, *, reason: str) -> Events:
         """Name a trophy ("best bluff"); shown with the final results and in every export."""
         self._need_reason(reason)
+        self._need_time(now)
+        if not isinstance(title, str) or not 0 < len(title.strip()) <= MAX_TITLE:
+            raise TournamentError(f"a trophy needs a title of 1 to {MAX_TITLE} characters, not {title!r}")
+        if not isinstance(player_id, str):
+            raise TournamentError(f"no player {player_id!r} is registered")
         self._t._entrant(player_id)
         trophy = self._t.floor.award(title=title, player_id=player_id)
         record = self._record(now, "award", reason,
@@ -429,6 +453,10 @@ class Director:
             raise TournamentError("every director action needs a reason (it goes in the audit log)")
         if len(reason.strip()) > MAX_REASON:
             raise TournamentError(f"a reason is at most {MAX_REASON} characters, not {len(reason.strip())}")
+
+    def _need_table_number(self, table_id: int) -> None:
+        if not is_whole(table_id):
+            raise TournamentError(f"a table is a number, not {table_id!r}")
 
     def _need_time(self, now: float) -> None:
         if not is_number(now):

@@ -2,8 +2,10 @@
 
 The server logs every input it gives the tournament as ``(kind, table_id, payload)`` with a
 JSON payload (``server/store.py``), and a restart replays the log through a fresh
-``Tournament`` (``server/recovery.py``): both go through ``apply_input`` here, so a live
-input and its replay cannot differ. Kinds:
+``Tournament`` with ``apply_input`` (``server/recovery.py``). A live director command goes
+through ``apply_director`` here too (``server/directing.py``), so it and its replay cannot
+differ; the other inputs are the tournament's own calls, made live with the arguments
+logged. Kinds:
 
 - ``register`` ``{player_id, name}``; ``start`` ``{now, deadline}``; ``call_floor``
   ``{now, player_id, message}``;
@@ -36,7 +38,9 @@ Events = list[TournamentEvent]
 # The options a logged ``set_options`` may change: ``Director.change_rules``'s keywords.
 OPTIONS = ("ruleset", "action_clock", "time_bank", "level_minutes", "hands_per_level", "reconnect_grace")
 
-# Each director operation's fields besides op, now and reason (the optional ones with a default).
+# The fields each director operation needs besides op, now and reason. Optional ones:
+# ``seat`` (move_player), ``to`` (announce), ``table`` (pause and resume of one table; a
+# ruling's table), ``call_id`` (a ruling on a player's call).
 _FIELDS: dict[str, tuple[str, ...]] = {
     "start": (), "pause": (), "resume": (),
     "set_level": ("level",), "set_schedule": ("schedule",), "set_options": ("options",),
@@ -103,6 +107,14 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
         return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
     if op == "transfer_chips":
         return d.transfer_chips(now, p["from_player"], p["to_player"], p["amount"], reason=reason)
+    if op == "void_hand":
+        return d.void_hand(now, p["table"], reason=reason)
+    if op == "late_registration":
+        return d.late_registration(now, p["until_level"], reason=reason)
+    if op == "rule":
+        return d.rule(now, p["decision"], call_id=p.get("call_id"), table_id=p.get("table"), reason=reason)
+    if op == "award":
+        return d.award(now, p["title"], p["player_id"], reason=reason)
     assert op == "announce"
     return d.announce(now, p["text"], to=p.get("to", ()), reason=reason)
 

@@ -369,6 +369,10 @@ class Tournament:
         late = self.phase is Phase.RUNNING
         if late and not any(self._free_seats(tid) for tid in self.tables):
             raise TournamentError("every seat is taken: a late entry waits for a free seat")
+        if late and self.chips_issued + self.settings.starting_stack > MAX_CHIPS:
+            raise TournamentError(
+                f"another {self.settings.starting_stack} chips would put more than {MAX_CHIPS} chips in play"
+            )
         self._entrants[player_id] = _Entrant(player_id=player_id, name=name)
         self._left += 1
         events: Events = [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]

@@ -268,3 +268,24 @@ def test_a_transfer_between_players_at_two_tables_in_hands_waits_for_both() -> N
     assert [(e.player_id, e.delta) for e in events if isinstance(e, ChipsCorrected)] == [(a, -100), (b, 100)]
     assert t.can_deal(1, 3.0)
     check_chips(t)
+
+
+def test_a_move_waiting_for_a_hand_is_not_applied_when_the_table_has_filled_meanwhile() -> None:
+    """Found by the property test: the move waited for the player's hand, late entries
+    took the last empty seat at the destination, and applying it crashed the hand's end."""
+    t = started(6, seats_per_table=4)  # two tables of 3
+    hand = t.begin_hand(1, 0.0)
+    mover = player_at(t, 1, hand.seats[0])
+    d = Director(t)
+    assert audited(d.move_player(1.0, mover, 2, reason="swap tables"), "move_player").pending
+    d.late_registration(1.0, 1, reason="latecomers")
+    t.register("late1", "Late One")  # to table 1 (after its hand)
+    t.register("late2", "Late Two")  # the last empty seat at table 2
+    assert not t._free_seats(2)
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    events = t.end_hand(1, 2.0)
+    (note,) = [e for e in events if isinstance(e, Announcement) and e.to == (mover,)]
+    assert "no empty seat left" in note.text and t.location(mover).table_id == 1  # type: ignore[union-attr]
+    check_seating(t)
+    check_chips(t)

@@ -76,11 +76,17 @@ def director_payload(t: Tournament, now: float) -> st.SearchStrategy[dict[str, A
         "text": mostly(st.text(min_size=1, max_size=20), st.one_of(st.just("x" * 600), WILD)),
         "to": mostly(st.lists(st.sampled_from(t.registered or ["p00"]), max_size=3),
                      st.one_of(st.lists(anyone, max_size=3), WILD)),
+        "until_level": mostly(st.one_of(st.none(), st.integers(1, 4)), st.one_of(st.integers(-1, 300), WILD)),
+        "decision": mostly(st.text(min_size=1, max_size=20), st.one_of(st.just(" "), st.just("x" * 600), WILD)),
+        "call_id": mostly(st.one_of(st.none(), st.integers(1, 4)), WILD),
+        "title": mostly(st.text(min_size=1, max_size=20), st.one_of(st.just(""), st.just("t" * 100), WILD)),
     }
     needs = {"set_level": ["level"], "set_schedule": ["schedule"], "set_options": ["options"],
              "set_deadline": ["deadline"], "move_player": ["player_id", "table", "seat"],
              "remove_player": ["player_id"], "adjust_chips": ["player_id", "delta"],
-             "transfer_chips": ["from_player", "to_player", "amount"], "announce": ["text", "to"]}
+             "transfer_chips": ["from_player", "to_player", "amount"], "announce": ["text", "to"],
+             "void_hand": ["table"], "late_registration": ["until_level"],
+             "rule": ["decision", "call_id", "table"], "award": ["title", "player_id"]}
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
@@ -92,6 +98,8 @@ def director_payload(t: Tournament, now: float) -> st.SearchStrategy[dict[str, A
         }
         for name in needs.get(op, []):
             payload[name] = draw(fields[name])
+        if op in ("pause", "resume") and draw(st.booleans()):  # one table, not the clock
+            payload["table"] = draw(fields["table"])
         if draw(st.integers(0, 15)) == 0:  # now and then a field missing or one too many
             if draw(st.booleans()) and len(payload) > 1:
                 del payload[draw(st.sampled_from(sorted(payload)))]
@@ -151,7 +159,8 @@ def test_every_director_operation_applies_soundly_or_changes_nothing_and_replays
     if data.draw(st.integers(0, 3), label="start at once") > 0:
         do("start", None, {"now": now, "deadline": None})
     for _ in range(data.draw(st.integers(4, 48), label="steps")):
-        step = data.draw(st.sampled_from(["director", "director", "deal", "act", "act", "act", "tick"]))
+        step = data.draw(st.sampled_from(
+            ["director", "director", "deal", "act", "act", "act", "tick", "register", "floor"]))
         if step == "director":
             payload = data.draw(director_payload(t, now), label="director")
             before = fingerprint(t)
@@ -168,6 +177,21 @@ def test_every_director_operation_applies_soundly_or_changes_nothing_and_replays
             if isinstance(payload.get("now"), (int, float)):
                 now = max(now, float(payload["now"]))
             check_sound(t)
+        elif step in ("register", "floor"):  # a late entry (when open), a call to the floor
+            if step == "register":
+                kind, payload = "register", {"player_id": f"late{len(t.registered)}", "name": "Late"}
+            else:
+                kind, payload = "call_floor", {"now": now, "player_id": data.draw(st.sampled_from(t.registered)),
+                                               "message": "floor!"}
+            before = fingerprint(t)
+            try:
+                apply_input(t, kind, None, payload)
+            except TournamentError:
+                assert fingerprint(t) == before, f"refused but changed: {kind} {payload}"
+                continue
+            log.append((kind, None, _json(payload)))
+            if t.phase.value != "registering":
+                check_sound(t)
         elif t.phase.value != "running":
             if step == "deal" and len(t.registered) >= 2:
                 do("start", None, {"now": now, "deadline": None})

@@ -156,9 +156,9 @@ def test_chip_corrections_stay_within_the_limit() -> None:
 
 def test_players_tables_and_seats_must_exist() -> None:
     t = started(12, seats_per_table=6)
-    refused(t, {"op": "remove_player", "player_id": "p99"}, "no player 'p99' is registered")
+    refused(t, {"op": "remove_player", "player_id": "p99"}, "there is no player p99")
     refused(t, {"op": "remove_player", "player_id": 1}, "no player 1 is registered")
-    refused(t, {"op": "adjust_chips", "player_id": None, "delta": 5}, "no player None")
+    refused(t, {"op": "adjust_chips", "player_id": None, "delta": 5}, "no player None is registered")
     other = 2 if t.location("p01").table_id == 1 else 1  # type: ignore[union-attr]
     refused(t, {"op": "move_player", "player_id": "p01", "table": 9, "seat": None}, "there is no table 9")
     refused(t, {"op": "move_player", "player_id": "p01", "table": "2", "seat": None}, "a table is a number")
@@ -168,7 +168,7 @@ def test_players_tables_and_seats_must_exist() -> None:
                 f"seat {seat} does not exist \\(seats 1 to 6\\)")
     for seat in (1.0, "3", False):
         refused(t, {"op": "move_player", "player_id": "p01", "table": other, "seat": seat}, "a seat is a number")
-    refused(t, {"op": "announce", "text": "hello", "to": ["p01", "nobody"]}, "no player 'nobody'")
+    refused(t, {"op": "announce", "text": "hello", "to": ["p01", "nobody"]}, "there is no player nobody")
     refused(t, {"op": "announce", "text": "hello", "to": "p01"}, "a list of players")
 
 

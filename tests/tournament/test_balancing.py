@@ -109,6 +109,19 @@ def test_the_player_due_the_big_blind_at_the_largest_table_moves() -> None:
     check_seating(t)
 
 
+def test_of_two_largest_tables_the_highest_numbered_gives_its_player_due_the_big_blind() -> None:
+    # 18 players at 3 tables of 6; two busts at table 1 leave it 4 against 6 and 6.
+    t = started(18, seats_per_table=6)
+    assert [len(t.table(i).seats) for i in (1, 2, 3)] == [6, 6, 6]
+    winner, a, b = (player_at(t, 1, s) for s in sorted(t.table(1).seats)[:3])
+    due = player_at(t, 3, t.table(3).next_big_blind())
+    _, events = bust(t, 1, winner, [a, b])
+    moved = [e for e in events if isinstance(e, PlayerMoved)]
+    assert [(e.player_id, e.from_table, e.to_table) for e in moved] == [(due, 3, 1)]
+    assert [len(t.table(i).seats) for i in (1, 2, 3)] == [5, 6, 5]
+    check_seating(t)
+
+
 def test_a_moved_player_waits_for_the_next_hand_at_a_table_in_a_hand() -> None:
     t = started(12, seats_per_table=6)
     # Both tables in a hand; table 1 loses two players while table 2 is still playing.

@@ -17,7 +17,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import pytest
@@ -33,8 +33,10 @@ from tests.server.director import Director
 from tests.server.harness import Table, config, joined, running
 from tests.server.rawclient import RawClient
 
+T = TypeVar("T")
 CLOCK = 30.0
 BANK = 10.0
+SEATS = 3  # the seat draw's seed
 
 
 @pytest.fixture(autouse=True)
@@ -79,7 +81,7 @@ class StackedDeck:
 async def session(cfg: ServerConfig, names: list[str] | None = None, tokens: list[str] | None = None,
                   deck: list[Card] | None = None) -> AsyncIterator[Table]:
     """The server opened from ``cfg.db``; players join (``names``) or resume (``tokens``)."""
-    server = open_server(cfg)
+    server = open_server(cfg, seed=SEATS)
     try:
         async with running(cfg, server=server) as (srv, port):
             if deck is not None:
@@ -106,6 +108,18 @@ async def session(cfg: ServerConfig, names: list[str] | None = None, tokens: lis
         server.store.close()
 
 
+async def heard(c: RawClient, kind: type[T], pred: Callable[[T], bool]) -> T:
+    """The first message of ``kind`` matching ``pred`` that ``c`` ever received (waits for
+    it); unlike ``RawClient.next``, blind to the cursor ``Table.next_turn`` moves."""
+    while True:
+        changed = c.change_event()
+        for x in c.received:
+            if isinstance(x, kind) and pred(x):
+                return x
+        assert not c.eof, f"{c.name}: the connection closed"
+        await changed.wait()
+
+
 async def _stored(t: Table) -> None:
     """Wait until everything done so far is committed (a snapshot waits for the commits)."""
     c = t.players[0]
@@ -125,7 +139,7 @@ async def test_the_time_bank_left_before_a_restart_is_the_bank_after_it(tmp_path
         idle, turn = await t.next_turn()
         assert idle is not slow and turn.time_bank_ms == BANK * 1000
         mock_clock.jump(CLOCK + BANK + 1)
-        auto = await slow.next(m.Action, lambda a: a.seat == turn.seat)
+        auto = await heard(slow, m.Action, lambda a: a.seat == turn.seat)
         assert auto.automatic and auto.action == "fold"
         await _stored(t)
         tokens = [c.token for c in t.players if c.token is not None]
@@ -169,12 +183,12 @@ async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(tmp_path: P
                 break
             action = "fold" if turn.legal.call == 5 else "check" if turn.legal.check else "call"
             await t.act(c, turn, action)
-        second = await observer.next(m.HandStarted, lambda h: h.hand_no == 2)
+        second = await heard(observer, m.HandStarted, lambda h: h.hand_no == 2)
         assert second.carried_in == 1
         await t.act(c, turn, "call")
         c, turn = await t.next_turn()
         await t.act(c, turn, "call")
-        await observer.next(m.Action, lambda a: a.hand_no == 2 and a.seat == turn.seat)
+        await heard(observer, m.Action, lambda a: a.hand_no == 2 and a.seat == turn.seat)
         tokens = [x.token for x in t.players]
     # The last action of hand 2 becomes one the engine refuses: the hand is voided.
     conn = sqlite3.connect(cfg.db)
@@ -183,7 +197,7 @@ async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(tmp_path: P
                  (json.dumps(json.loads(payload) | {"kind": "raise", "amount": 10**12}), seq))
     conn.commit()
     conn.close()
-    replayed = open_server(cfg)
+    replayed = open_server(cfg, seed=SEATS)
     try:
         t1 = replayed.tournament.table(1)
         assert t1.hand is None and t1.carry == 1 and replayed.tournament.hands_dealt == 2
@@ -192,7 +206,7 @@ async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(tmp_path: P
         assert replayed.store is not None
         replayed.store.close()
     async with session(cfg, tokens=[tok for tok in tokens if tok is not None], deck=deck) as t:
-        snap = await t.players[0].next(m.TableSnapshot)  # hand 3, or the table just before it
+        snap = await heard(t.players[0], m.TableSnapshot, lambda s: True)  # hand 3, or just before it
         assert snap.carried == 1 and snap.hand_no in (2, 3)
         # Pots count the bets in front and, in a hand, the carried chip; between hands the
         # chip waits on the table.
@@ -252,12 +266,17 @@ OPERATIONS: list[tuple[str, Op]] = [
 
 @asynccontextmanager
 async def directed(cfg: ServerConfig, names: list[str] | None = None) -> AsyncIterator[tuple[Server, Director]]:
-    """The server opened from ``cfg.db``, a director logged in, and ``names`` joined and gone."""
-    server = open_server(cfg)
+    """The server opened from ``cfg.db``, a director logged in, and ``names`` joined,
+    sitting out and gone."""
+    server = open_server(cfg, seed=SEATS)
     try:
         async with running(cfg, server=server) as (srv, port):
             for c in await joined(port, names or []):
-                await c.aclose()  # they keep their seats; the clock acts for them
+                # Sitting out and gone: they keep their seats, and a table where everyone
+                # is away deals one hand per action clock, which never passes here.
+                await c.send(m.SitOut(id=1))
+                await c.recv_until(m.Ack)
+                await c.aclose()
             async with trio.open_nursery() as nursery:
                 yield srv, await Director.login(port, nursery)
                 nursery.cancel_scope.cancel()
@@ -286,7 +305,8 @@ async def test_every_director_operation_is_the_same_after_a_restart(tmp_path: Pa
         async with directed(cfg) as (server, d):
             # The replayed server, before anything else happens: the same as before the stop.
             assert fingerprint(server) == expected[0], f"after the restart that followed {checked[-1]}"
-            assert (await observe(server, d))[1:] == expected[1:], f"after the restart that followed {checked[-1]}"
+            got = await observe(server, d)
+            assert got[1:] == expected[1:], f"after the restart that followed {checked[-1]}: {got[1:]} != {expected[1:]}"
             if what == "none":
                 break
             if op is None:

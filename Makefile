@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test play lint typecheck bench clean tools
+.PHONY: test play lint typecheck bench clean tools mutate coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +18,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-# The client's end-to-end tests drive a real terminal; CI runs as root on Debian.
+# The client's end-to-end tests drive a real terminal (tmux); CI runs as root on Debian
+# and installs it. Without tmux and without root this stops, rather than letting the
+# terminal tests be skipped unnoticed: install tmux, or say SKIP_TMUX=1 to run without them.
 tools:
-	@command -v tmux >/dev/null 2>&1 || { \
+	@command -v tmux >/dev/null 2>&1 || [ -n "$(SKIP_TMUX)" ] || { \
 	  if [ "$$(id -u)" = 0 ]; then (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null; \
-	  else echo "tmux missing and not root: the tmux tests will be skipped"; fi; }
+	  else echo "error: tmux is missing and cannot be installed without root; the terminal client's" \
+	    "tests need it. Install tmux (apt-get install tmux), or run 'make test SKIP_TMUX=1' to skip them." >&2; \
+	    exit 1; fi; }
+	@command -v tmux >/dev/null 2>&1 || [ -n "$(SKIP_TMUX)" ] || { echo "error: tmux could not be installed" >&2; exit 1; }
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check poker server client protocol tools tests bench
@@ -30,9 +35,21 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
-# Two workers: the suite is CPU-bound and CI has two cores.
+# Two workers: the suite is CPU-bound and CI has two cores. HICKORY_REQUIRE_TMUX makes the
+# tmux tests fail, not skip, if tmux is still missing (unless SKIP_TMUX=1 was asked for).
 test: $(VENV)/.installed-test tools lint typecheck
-	$(BIN)/python -m pytest -n 2
+	HICKORY_REQUIRE_TMUX=$(if $(SKIP_TMUX),,1) $(BIN)/python -m pytest -n 2
+
+# Mutation testing, package by package (tools/mutate.py holds the targets; docs/testing.md
+# the scores). Slow, so not part of `make test`: run it before closing work on a package.
+# `make mutate MUTATE=poker` runs one target; MUTATE_ARGS=--fresh forgets earlier results.
+mutate: $(VENV)/.installed-test
+	nice -n 10 $(BIN)/python -m tools.mutate $(MUTATE) $(MUTATE_ARGS)
+
+# Line coverage per package, as recorded in docs/testing.md.
+coverage: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --cov=poker --cov=protocol --cov=server \
+	  --cov=client --cov-report=term
 
 play: $(VENV)/.installed
 	$(BIN)/python -m client.play
@@ -47,4 +64,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/persistence.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .mutate .coverage

@@ -129,7 +129,7 @@ def to_phh(
     holes = _visible_holes(events, viewer, reveal_all)
 
     actions: list[str] = []
-    ended = False
+    ended = False  # pragma: no mutate (only read as a truth value: None would do the same)
     for e in events:
         if isinstance(e, HoleCardsDealt):
             cards = cards_str(holes[e.seat]) if e.seat in holes else "??" * len(e.cards)
@@ -314,9 +314,10 @@ def to_text(
     if start.carried_in:
         lines.append(f"{_chips(start.carried_in)} carried in from the last hand joins the pot")
 
-    ended = False
-    dealt_line_done = False
-    showdown_line_done = False
+    # pragma: no mutate below: flags only read as truth values (None would do the same)
+    ended = False  # pragma: no mutate
+    dealt_line_done = False  # pragma: no mutate
+    showdown_line_done = False  # pragma: no mutate
     for e in events:
         if isinstance(e, BlindPosted):
             line = f"{name(e.seat)} posts the {e.blind} blind {_chips(e.amount)}"

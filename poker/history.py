@@ -314,7 +314,7 @@ def to_text(
     if start.carried_in:
         lines.append(f"{_chips(start.carried_in)} carried in from the last hand joins the pot")
 
-    # pragma: no mutate below: flags only read as truth values (None would do the same)
+    # Flags only read as truth values (None would do the same): not mutated.
     ended = False  # pragma: no mutate
     dealt_line_done = False  # pragma: no mutate
     showdown_line_done = False  # pragma: no mutate

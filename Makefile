@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test play lint typecheck bench clean tools
+.PHONY: test play lint typecheck bench clean tools mutate coverage
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,18 +20,20 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # The client's end-to-end tests drive a real terminal (tmux), the clock page's a real
 # browser (Debian's chromium, driven by Playwright from the test extras); CI runs as root
-# on Debian. Not root: nothing is installed and those tests are skipped, said loudly.
+# on Debian and installs both. Not root: a missing tmux stops here rather than letting the
+# terminal tests be skipped unnoticed (SKIP_TMUX=1 runs without them); a missing chromium
+# skips the browser tests, said loudly.
 TOOLS := tmux chromium
 tools:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null; \
-	  else \
-	    echo "*** NOT INSTALLED (not root):$$missing. Their tests will be SKIPPED (tmux: the terminal"; \
-	    echo "*** client's; chromium: the clock page's). As root: make tools"; \
-	  fi; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null; \
+	elif [ -n "$$missing" ]; then \
+	  echo "*** NOT INSTALLED (not root):$$missing. As root: make tools"; \
 	fi
+	@command -v tmux >/dev/null 2>&1 || [ -n "$(SKIP_TMUX)" ] || { echo "error: tmux is missing and could not be" \
+	  "installed; the terminal client's tests need it. Install tmux, or run 'make test SKIP_TMUX=1'." >&2; exit 1; }
+	@command -v chromium >/dev/null 2>&1 || echo "*** chromium missing: the clock page's browser tests will be SKIPPED"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check poker server client protocol tools tests bench
@@ -39,9 +41,21 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
-# Two workers: the suite is CPU-bound and CI has two cores.
+# Two workers: the suite is CPU-bound and CI has two cores. HICKORY_REQUIRE_TMUX makes the
+# tmux tests fail, not skip, if tmux is still missing (unless SKIP_TMUX=1 was asked for).
 test: $(VENV)/.installed-test tools lint typecheck
-	$(BIN)/python -m pytest -n 2
+	HICKORY_REQUIRE_TMUX=$(if $(SKIP_TMUX),,1) $(BIN)/python -m pytest -n 2
+
+# Mutation testing, package by package (tools/mutate.py holds the targets; docs/testing.md
+# the scores). Slow, so not part of `make test`: run it before closing work on a package.
+# `make mutate MUTATE=poker` runs one target; MUTATE_ARGS=--fresh forgets earlier results.
+mutate: $(VENV)/.installed-test
+	nice -n 10 $(BIN)/python -m tools.mutate $(MUTATE) $(MUTATE_ARGS)
+
+# Line coverage per package, as recorded in docs/testing.md.
+coverage: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --cov=poker --cov=protocol --cov=server \
+	  --cov=client --cov-report=term
 
 play: $(VENV)/.installed
 	$(BIN)/python -m client.play
@@ -58,4 +72,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/clock.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .mutate .coverage

@@ -12,7 +12,7 @@ deal and tests can inject a seeded ``random.Random``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Protocol
 
 RANKS = "23456789TJQKA"
@@ -33,14 +33,6 @@ FULL_DECK: tuple[Card, ...] = tuple(range(52))
 
 class CardError(ValueError):
     """A card text that is not two characters of rank and suit."""
-
-
-def rank_of(card: Card) -> int:
-    return card >> 2
-
-
-def suit_of(card: Card) -> int:
-    return card & 3
 
 
 def card_str(card: Card) -> str:
@@ -83,7 +75,3 @@ def shuffled_deck(rng: RandomSource) -> list[Card]:
 def seeded_rng(seed: int) -> random.Random:
     """A reproducible RNG for simulations and tests; never for a real tournament."""
     return random.Random(seed)
-
-
-def sorted_desc(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, reverse=True)

@@ -438,16 +438,6 @@ class Hand:
     def _index(self, seat: int) -> int:
         return self._position[seat]
 
-    def _needs_action(self, p: _Player) -> bool:
-        if not p.can_act:
-            return False
-        if p.bet < self.current_bet:
-            return True
-        if p.faced is not None:
-            return False
-        # Not yet acted this round: act, unless no one is left to bet against.
-        return any(q.can_act for q in self._players if q is not p)
-
     def _advance(self, *, after: int) -> None:
         """Find the next player to act, or close the round and move the hand on."""
         if self._live == 1:
@@ -455,8 +445,9 @@ class Hand:
             self._return_uncalled()
             self._settle(showdown=False)
             return
-        # ``_needs_action`` for each player from the left of ``after``, inlined: this runs
-        # after every action.
+        # Each player from the left of ``after``: the first who still has to act (a bet
+        # to match that someone could still match, or not yet acted this round while
+        # someone else can act too). This runs after every action.
         players = self._players
         n = len(players)
         current = self.current_bet

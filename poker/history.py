@@ -384,9 +384,10 @@ def to_text(
     if start.carried_in:
         lines.append(f"{_chips(start.carried_in)} carried in from the last hand joins the pot")
 
-    ended = False
-    dealt_line_done = False
-    showdown_line_done = False
+    # Flags only read as truth values (None would do the same): not mutated.
+    ended = False  # pragma: no mutate
+    dealt_line_done = False  # pragma: no mutate
+    showdown_line_done = False  # pragma: no mutate
     for e in events:
         if isinstance(e, BlindPosted):
             line = f"{name(e.seat)} posts the {e.blind} blind {_chips(e.amount)}"

@@ -26,8 +26,13 @@ def build_pots(
     """Pots from each seat's chips in this hand; ``live`` are the seats not folded.
 
     Folded players' chips stay in the pots they reached but make them eligible for none.
-    A slice no live player reached (possible only in odd cases) goes to the live players
-    who put in the most, so no chip is ever orphaned.
+    Each level is what some live player put in, so the next pot leaves that player out:
+    every pot has fewer players than the one before (no two pots to merge).
+
+    A hand never leaves chips above every live player's contribution (the unmatched part
+    of a bet is returned first), but for any other caller such a slice goes to the live
+    players who put in the most, and chips in with no live contribution at all to every
+    live player: no chip is ever orphaned (``tests/engine/test_pots.py``).
     """
     levels = sorted({c for s, c in committed.items() if s in live and c > 0})
     pots: list[Pot] = []
@@ -35,10 +40,7 @@ def build_pots(
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in committed.values())
         eligible = tuple(sorted(s for s in live if committed.get(s, 0) >= level))
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(amount=pots[-1].amount + amount, eligible=eligible)
-        else:
-            pots.append(Pot(amount=amount, eligible=eligible))
+        pots.append(Pot(amount=amount, eligible=eligible))
         previous = level
     leftover = sum(max(0, c - previous) for c in committed.values())
     if leftover:

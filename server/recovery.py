@@ -59,19 +59,21 @@ def stored_config(config: ServerConfig, text: str | None) -> ServerConfig:
     return attrs.evolve(config, **stored)
 
 
-def open_server(config: ServerConfig) -> Server:
+def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
     """The server for ``config``: fresh, or resumed from its database.
 
-    Resuming never fails for ever on one bad input: an input that cannot be replayed is set
-    aside (``replay_all``), recorded in the database (the ``set_aside`` meta entry, which
-    later restarts skip, and a row in ``audit``), logged, and announced to the players.
+    ``seed`` seeds a new tournament's seat draw (tests; by default a secret random one);
+    a resumed tournament always uses the seed stored with it. Resuming never fails for ever
+    on one bad input: an input that cannot be replayed is set aside (``replay_all``),
+    recorded in the database (the ``set_aside`` meta entry, which later restarts skip, and
+    a row in ``audit``), logged, and announced to the players.
     """
     if config.db is None:
-        return Server(config)
+        return Server(config, seed=seed)
     store = Store(config.db, synchronous=config.synchronous.upper())
     seed_text = store.get_meta("seed")
     if seed_text is None:
-        server = Server(config, store=store)
+        server = Server(config, store=store, seed=seed)
         store.write_now([
             meta_record("seed", str(server.seed)),
             meta_record("config", _config_json(config)),

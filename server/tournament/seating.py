@@ -11,7 +11,9 @@ Tables play concurrently, so the rule only ever takes players from a table betwe
   post the next big blind at the largest table moves to the shortest. Only a largest table
   that is between hands can give a player; if every largest table is in a hand, the move
   waits for one of them to finish. The shortest table may be in a hand: the player then
-  waits for its next hand (and is counted there already).
+  waits for its next hand (and is counted there already). Ties (docs/rules.md section 7):
+  of several largest tables the highest-numbered between hands gives the player, of several
+  shortest the lowest-numbered receives them, the same order tables break in.
 - Break: when the players fit in one fewer table, the table with the fewest players breaks.
   If that table is in a hand, the break waits for the hand to end, and no balancing move is
   made meanwhile (the break will spread the players anyway). Tables break from the highest

@@ -8,12 +8,13 @@ import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+import attrs
 import pokerkit
 import pytest
 
-from poker.actions import Action, Ruleset
+from poker.actions import Action, ActionKind, Ruleset
 from poker.cards import FULL_DECK, Card, parse_cards
-from poker.events import BlindPosted
+from poker.events import ActionTaken, BlindPosted
 from poker.hand import Hand
 from poker.history import HandInfo, HistoryError, to_phh, to_text, toml_dumps
 from poker.table import Table
@@ -341,3 +342,123 @@ def test_phh_of_many_simulated_hands_parses_and_replays_to_finishing_stacks() ->
     assert counts["exact"] >= 270
     assert counts["with carried chips"] >= 1
     assert counts["skipped: short big blind"] <= 0.05 * len(texts)
+
+
+def test_text_history_names_the_main_and_numbered_side_pots_and_the_time() -> None:
+    deck = stacked_deck([1, 2, 3, 4], 4, {1: "AhAd", 2: "KhKd", 3: "QhQc", 4: "QdQs"}, "2c7d9hJs3s")
+    hand = Hand(hand_no=7, seats=[(1, 500), (2, 1500), (3, 3000), (4, 3000)], button=4,
+                small_blind=100, big_blind=200, deck=deck)
+    for seat in (3, 4, 1, 2):
+        hand.act(seat, Action.all_in())
+    info = HandInfo(table_id=2, level=1, players={1: "ann", 2: "ben", 3: "cy", 4: "dee"},
+                    started_at=datetime.datetime(2026, 11, 30, 21, 5, 9, 123456), time_zone="CET")
+    assert to_text(hand.events, info) == """\
+Hand #7 at table 2, level 1 (100/200), hickory rules, 2026-11-30 21:05:09 CET
+Seat 1: ann, 500 in chips
+Seat 2: ben, 1,500 in chips
+Seat 3: cy, 3,000 in chips
+Seat 4: dee, 3,000 in chips (button)
+ann posts the small blind 100
+ben posts the big blind 200
+*** Hole cards ***
+cy raises to 3,000 and is all-in
+dee calls 3,000 and is all-in
+ann calls 400 and is all-in
+ben calls 1,300 and is all-in
+*** Showdown ***
+ann shows [Ah Ad]
+ben shows [Kh Kd]
+cy shows [Qh Qc]
+dee shows [Qd Qs]
+*** Flop *** [2c 7d 9h]
+*** Turn *** [2c 7d 9h] [Js]
+*** River *** [2c 7d 9h Js] [3s]
+ann wins 2,000 from the main pot with Pair of aces
+ben wins 3,000 from side pot 1 with Pair of kings
+cy and dee split side pot 2 of 3,000 with Pair of queens: 1,500 each
+*** Summary ***
+ann: 500 -> 2,000 (+1,500)
+ben: 1,500 -> 3,000 (+1,500)
+cy: 3,000 -> 1,500 (-1,500)
+dee: 3,000 -> 1,500 (-1,500)
+"""
+
+
+def test_text_history_of_a_split_main_pot_with_an_odd_chip_and_one_side_pot() -> None:
+    deck = stacked_deck([1, 2, 3], 3, {1: "4c5d", 2: "KhKd", 3: "KcKs"}, "2c7d9hJs3s")
+    hand = Hand(hand_no=8, seats=[(1, 501), (2, 2001), (3, 2000)], button=3,
+                small_blind=100, big_blind=200, deck=deck)
+    hand.act(3, Action.all_in())
+    hand.act(1, Action.all_in())
+    hand.act(2, Action.call())
+    info = HandInfo(table_id=1, level=4, started_at=datetime.datetime(2026, 11, 30, 22, 0, 0))
+    assert to_text(hand.events, info) == """\
+Hand #8 at table 1, level 4 (100/200), hickory rules, 2026-11-30 22:00:00
+Seat 1: seat 1, 501 in chips
+Seat 2: seat 2, 2,001 in chips
+Seat 3: seat 3, 2,000 in chips (button)
+seat 1 posts the small blind 100
+seat 2 posts the big blind 200
+*** Hole cards ***
+seat 3 raises to 2,000 and is all-in
+seat 1 calls 401 and is all-in
+seat 2 calls 1,800
+*** Showdown ***
+seat 1 shows [4c 5d]
+seat 2 shows [Kh Kd]
+seat 3 shows [Kc Ks]
+*** Flop *** [2c 7d 9h]
+*** Turn *** [2c 7d 9h] [Js]
+*** River *** [2c 7d 9h Js] [3s]
+seat 2 and seat 3 split the main pot of 1,503 with Pair of kings: 751 each
+1 odd chip stays in the main pot for the next hand
+seat 2 and seat 3 split the side pot of 2,998 with Pair of kings: 1,499 each
+*** Summary ***
+seat 1: 501 -> 0 (-501)
+seat 2: 2,001 -> 2,251 (+250)
+seat 3: 2,000 -> 2,250 (+250)
+Carried to the next hand: 1
+"""
+
+
+def test_a_players_own_phh_shows_their_cards_and_hides_the_others() -> None:
+    hand = known_hand()
+    bobs = tomllib.loads(to_phh(hand.events, INFO, viewer=2, reveal_all=False))
+    dealt = [a for a in bobs["actions"] if a.startswith("d dh")]
+    # PHH order from the left of the button (3): alice p1, bob p2, carol p3. Alice's and
+    # carol's hands were shown at the showdown; bob's folded hand only bob sees.
+    assert dealt == ["d dh p1 Ks7d", "d dh p2 Ah2h", "d dh p3 QhQc"]
+    spectator = tomllib.loads(to_phh(hand.events, INFO, reveal_all=False))
+    assert [a for a in spectator["actions"] if a.startswith("d dh")][1] == "d dh p2 ????"
+
+
+def test_history_errors_say_what_is_wrong() -> None:
+    with pytest.raises(HistoryError, match="^these events have no HandStarted: not a hand$"):
+        to_text([], HandInfo(table_id=1, level=1))
+    hand = known_hand()
+    forged = [
+        attrs.evolve(e, action=ActionKind.ALL_IN) if isinstance(e, ActionTaken) else e
+        for e in hand.events
+    ]
+    with pytest.raises(HistoryError, match="^unexpected action in the events: all_in$"):
+        to_phh(forged, INFO)
+
+
+def test_toml_writer_output_exactly() -> None:
+    assert toml_dumps({"on": True, "off": False, "n": -3, "name": "a b", "t": datetime.time(1, 2)}) == (
+        'on = true\noff = false\nn = -3\nname = "a b"\nt = 01:02:00\n'
+    )
+    assert toml_dumps({"bare_key-1": 1, "not bare": 2}) == 'bare_key-1 = 1\n"not bare" = 2\n'
+    assert toml_dumps({"s": "\x1f\x20\x7f"}) == 's = "\\u001F \\u007F"\n'
+    # An array of strings stays on one line up to 100 characters, then one item a line;
+    # numbers always stay on one line.
+    fits = ["x" * 92]  # 'k = ["' + 92 + '"]' is exactly 100 characters
+    assert toml_dumps({"k": fits}) == f'k = ["{fits[0]}"]\n'
+    longer = ["x" * 93]
+    assert toml_dumps({"k": longer}) == f'k = [\n  "{longer[0]}",\n]\n'
+    numbers = list(range(100))
+    assert toml_dumps({"k": numbers}).count("\n") == 1
+    with pytest.raises(TypeError, match="^TOML has no time of day with a zone; pass the zone separately$"):
+        toml_dumps({"t": datetime.time(1, 2, tzinfo=datetime.UTC)})
+    with pytest.raises(TypeError, match="^cannot write float as TOML here$"):
+        toml_dumps({"f": 1.5})  # type: ignore[dict-item]

@@ -221,6 +221,30 @@ def assert_chips_conserved(hand: Hand, total: int) -> None:
         assert all(hand.committed(s) == 0 for s in hand.seats)
 
 
+def expected_min_increment(hand: Hand) -> int:
+    """The least a raise must add now, worked out from the rulebook and the events alone
+    (never from the engine's own bookkeeping), docs/rules.md section 4:
+
+    - ``hickory``: the big blind, always;
+    - ``standard``: the largest full bet or raise increment of this betting round, never
+      less than the big blind. An all-in that adds less than that is not a full raise and
+      leaves the size as it was; the round starts at the big blind (before the flop the
+      blinds make a bet of one big blind to match, even when the big blind is short).
+    """
+    big = hand.big_blind
+    if hand.ruleset is Ruleset.HICKORY:
+        return big
+    current = big if hand.street is Street.PREFLOP else 0
+    full = big
+    for e in hand.events:
+        if isinstance(e, ActionTaken) and e.street is hand.street and e.to > current:
+            if e.to - current >= full:
+                full = e.to - current
+            current = e.to
+    assert current == hand.current_bet, "the events and the bet to match disagree"
+    return full
+
+
 def assert_legal_is_consistent(hand: Hand, legal: LegalActions) -> None:
     seat = legal.seat
     assert legal.stack == hand.stack(seat) > 0 and not hand.folded(seat)
@@ -235,7 +259,7 @@ def assert_legal_is_consistent(hand: Hand, legal: LegalActions) -> None:
             assert legal.min_raise_to == min(hand.big_blind, legal.max_raise_to)
         else:
             assert legal.min_raise_to == min(
-                legal.current_bet + hand.min_raise_increment(), legal.max_raise_to
+                legal.current_bet + expected_min_increment(hand), legal.max_raise_to
             )
 
 
@@ -253,7 +277,7 @@ def assert_reopening_rule(hand: Hand, legal: LegalActions) -> None:
     all_all_in = all(hand.stack(s) == 0 for s in others)  # (implies not can_be_called)
     reopened = True
     if mine:
-        reopened = legal.current_bet - mine[-1].to >= hand.min_raise_increment()
+        reopened = legal.current_bet - mine[-1].to >= expected_min_increment(hand)
         if not reopened and can_be_called and legal.to_call:
             event("a short all-in did not reopen the betting")
     may_raise = legal.max_raise_to is not None

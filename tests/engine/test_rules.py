@@ -166,6 +166,11 @@ def test_blinds_start_at_100_200_and_rise_by_the_default_schedule_then_double() 
     )
     assert level_at(0) == (100, 200)
     assert [level_at(i) for i in (14, 15, 16)] == [(10000, 20000), (20000, 40000), (40000, 80000)]
+    assert level_at(3, ((5, 10), (10, 20))) == (40, 80)  # two levels past the end: x4
+    with pytest.raises(ValueError, match="^level index must be 0 or more, not -1$"):
+        level_at(-1)
+    with pytest.raises(ValueError, match="^a blind schedule needs at least one level$"):
+        level_at(0, ())
 
 
 def test_chips_are_whole_numbers() -> None:
@@ -176,6 +181,33 @@ def test_chips_are_whole_numbers() -> None:
     assert err.message == "raise needs a whole-chip amount (the total to raise to)"
 
 
+@pytest.mark.parametrize(
+    ("seats", "button", "blinds", "message"),
+    [
+        ([(1, 1000)], 1, (100, 200), "a hand needs at least two players"),
+        ([(1, 1000), (2, 0)], 1, (100, 200), "every player dealt in must have chips"),
+        ([(1, 1000), (2, -5)], 1, (100, 200), "every player dealt in must have chips"),
+        ([(1, 1000), (1, 500)], 1, (100, 200), "two players in one seat"),
+        ([(1, 1000), (2, 1000)], 1, (0, 200), "blinds must satisfy 0 < small blind <= big blind"),
+        ([(1, 1000), (2, 1000)], 1, (300, 200), "blinds must satisfy 0 < small blind <= big blind"),
+        ([(1, 1000), (2, 1000)], 3, (100, 200), "the button seat 3 has no player in this hand"),
+    ],
+)
+def test_a_hand_that_cannot_be_dealt_is_refused_with_the_reason(
+    seats: list[tuple[int, int]], button: int, blinds: tuple[int, int], message: str
+) -> None:
+    with pytest.raises(ValueError) as info:
+        Hand(hand_no=1, seats=seats, button=button, small_blind=blinds[0], big_blind=blinds[1],
+             deck=list(FULL_DECK))
+    assert str(info.value) == message
+
+
+def test_a_hand_may_have_blinds_of_one_size() -> None:
+    hand = Hand(hand_no=1, seats=[(1, 1000), (2, 1000)], button=1, small_blind=100,
+                big_blind=100, deck=list(FULL_DECK))
+    assert [b.amount for b in events_of(hand, BlindPosted)] == [100, 100]
+
+
 def test_chips_are_conserved_through_a_hand() -> None:
     hand = new_hand({1: 10000, 2: 3000, 3: 500}, button=1, carried_in=3)
     assert hand.total_chips() == 13503
@@ -183,6 +215,16 @@ def test_chips_are_conserved_through_a_hand() -> None:
     assert hand.is_over
     assert hand.result is not None
     assert sum(final_stacks(hand).values()) + hand.result.carried_out == 13503
+    assert hand.total_chips() == 13503
+
+
+def test_chips_carried_out_count_in_the_finished_hands_total() -> None:
+    hand = new_hand({1: 10000, 2: 10000, 3: 10000}, button=1, holes={1: "2c3d", 2: "4c4d", 3: "2d3c"},
+                    board="As Ks Qs Js Ts", small_blind=75, big_blind=150)
+    play(hand, (1, C()), (2, F()), (3, X()))
+    check_down(hand)
+    assert hand.result is not None and hand.result.carried_out == 1
+    assert hand.total_chips() == 30000 and sum(final_stacks(hand).values()) == 29999
 
 
 # --- 2. Button, blinds, deal --------------------------------------------------------------
@@ -258,6 +300,22 @@ def test_call_is_capped_at_what_the_short_all_in_big_blind_can_match() -> None:
     assert (la.call, la.min_raise_to) == (50, None)  # nobody left to raise against
     play(hand, (1, C()))
     assert final_stacks(hand) == {1: 9850, 2: 300}
+
+
+def test_call_cap_three_handed_once_only_the_short_big_blind_is_left_to_match() -> None:
+    # The button folds; the small blind faces a big blind all-in for 150: completing to
+    # 150 (50 more) is the whole call, and there is no one left to raise against.
+    hand = new_hand({1: 10000, 2: 10000, 3: 150}, button=1, holes={2: "KhKd", 3: "AhAd"}, board=BOARD)
+    play(hand, (1, F()))
+    la = legal(hand)
+    assert (la.seat, la.call, la.to_call, la.min_raise_to, la.max_raise_to) == (2, 50, 50, None, None)
+    play(hand, (2, C()))
+    assert final_stacks(hand) == {1: 10000, 2: 9850, 3: 300}
+    # While another player could still cover the full blind, the call is the full blind.
+    hand = new_hand({1: 10000, 2: 10000, 3: 150}, button=1)
+    assert legal(hand).call == 200
+    play(hand, (1, C()))
+    assert (legal(hand).seat, legal(hand).call) == (2, 100)
 
 
 def test_chips_no_one_still_in_could_match_go_back_to_who_put_them_in() -> None:
@@ -975,6 +1033,15 @@ def _bust_seat_two(table: Table) -> None:
     hand = table.start_hand(hand_no=1, deck=deck, small_blind=100, big_blind=200, button=1)
     play(hand, (4, F()), (1, F()), (2, ALL_IN()), (3, C()))
     assert final_stacks(hand) == {1: 10000, 2: 0, 3: 10500, 4: 10000}
+
+
+def test_a_tables_empty_seats_are_numbered_from_one_to_its_size() -> None:
+    table = Table(table_id=1, seat_count=6)
+    assert table.empty_seats() == [1, 2, 3, 4, 5, 6]
+    table.sit(1, "p1", 500)
+    table.sit(6, "p6", 500)
+    assert table.empty_seats() == [2, 3, 4, 5]
+    assert table.unsit(6).player_id == "p6" and table.empty_seats() == [2, 3, 4, 5, 6]
 
 
 def test_busted_player_leaves_table() -> None:

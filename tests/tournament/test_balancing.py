@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from poker.actions import Action, LegalActions
 from poker.hand import Hand
 from server.tournament import (
     MoveReason,
@@ -29,6 +30,8 @@ from .helpers import (
     check_balanced,
     check_chips,
     check_seating,
+    play_hand,
+    play_out,
     player_at,
     randomly,
     shove,
@@ -108,6 +111,19 @@ def test_the_player_due_the_big_blind_at_the_largest_table_moves() -> None:
     assert moved[0].reason is MoveReason.BALANCE and not moved[0].waiting
     assert t.location(due).table_id == 1  # type: ignore[union-attr]
     assert sorted(len(t.table(i).seats) for i in (1, 2)) == [5, 5]
+    check_seating(t)
+
+
+def test_of_two_largest_tables_the_highest_numbered_gives_its_player_due_the_big_blind() -> None:
+    # 18 players at 3 tables of 6; two busts at table 1 leave it 4 against 6 and 6.
+    t = started(18, seats_per_table=6)
+    assert [len(t.table(i).seats) for i in (1, 2, 3)] == [6, 6, 6]
+    winner, a, b = (player_at(t, 1, s) for s in sorted(t.table(1).seats)[:3])
+    due = player_at(t, 3, t.table(3).next_big_blind())
+    _, events = bust(t, 1, winner, [a, b])
+    moved = [e for e in events if isinstance(e, PlayerMoved)]
+    assert [(e.player_id, e.from_table, e.to_table) for e in moved] == [(due, 3, 1)]
+    assert [len(t.table(i).seats) for i in (1, 2, 3)] == [5, 6, 5]
     check_seating(t)
 
 
@@ -249,3 +265,56 @@ def test_a_moved_player_never_skips_the_big_blind_at_the_new_table(seed: int) ->
             if t.finished:
                 break
     assert checked >= 10, checked  # the rule was really exercised
+def test_a_table_broken_by_a_bust_sends_its_carry_with_its_first_moved_player() -> None:
+    # Thirteen players at four seats a table: tables of 4, 3, 3 and 3, blinds 5/10. At
+    # table 4 two players tie with the board's straight and split a main pot of 9 (the
+    # third, corrected down to 3 chips, busts): 1 chip is carried, and 12 players now fit
+    # at three tables: table 4 breaks. Its first player goes to the table with the fewest,
+    # table 2 (not the lowest-numbered, table 1), and the chip with them.
+    t = started(13, seats_per_table=4, schedule=[(5, 10)])
+    assert [len(t.table(i).seats) for i in (1, 2, 3, 4)] == [4, 3, 3, 3]
+    x, y, z = (player_at(t, 4, s) for s in sorted(t.table(4).seats))
+    t.director.correct_chips(0.0, z, -(10_000 - 3), reason="test: a short stack")
+    deck = stacked_deck(t, 4, {x: "Th3c", y: "Tc4h", z: "7c8c"}, "Ah Kd Qc Js 2d")
+    hand, events = play_hand(t, 4, 1.0, shove([x, y, z]), deck)
+    assert hand.carried_out == 1
+    (broken,) = [e for e in events if isinstance(e, TableBroken)]
+    moved = [e for e in events if isinstance(e, PlayerMoved)]
+    assert sorted(e.player_id for e in moved) == sorted([x, y])
+    assert (broken.table_id, broken.carry, broken.carry_to, moved[0].to_table) == (4, 1, 2, 2)
+    assert t.table(2).carry == 1 and t.table(1).carry == 0 and 4 not in t.table_ids()
+    check_chips(t)
+    check_seating(t)
+    assert t.begin_hand(2, 2.0).carried_in == 1
+
+
+def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table() -> None:
+    # Nine players at three seats a table. Table 3 splits a pot of 25 (5/10, the small
+    # blind folds, a royal flush on the board) and carries a chip; tables 1 and 2 are in
+    # hands, so neither can give a player to balance, and the director removes everyone at
+    # table 3: it breaks with no one to follow, and the chip goes to table 1's next hand.
+    t = started(9, seats_per_table=3, schedule=[(5, 10)])
+    hand = t.begin_hand(3, 0.0, deck=_split_deck(t, 3))
+    small = player_at(t, 3, hand.small_blind_seat)
+
+    def decide(pid: str, legal: LegalActions) -> Action:
+        if pid == small and legal.fold:
+            return Action.fold()
+        return Action.check() if legal.check else Action.call()
+
+    play_out(t, 3, hand, decide)
+    t.end_hand(3, 0.0)
+    assert t.table(3).carry == 1
+    h1, h2 = t.begin_hand(1, 1.0), t.begin_hand(2, 1.0)
+    events = []
+    for pid in [p.player_id for p in t.table(3).seats.values()]:
+        events += t.director.remove_player(1.0, pid, reason="test: the table empties")
+    (broken,) = [e for e in events if isinstance(e, TableBroken)]
+    assert (broken.table_id, broken.players, broken.carry, broken.carry_to) == (3, (), 1, 1)
+    assert (t.table(1).carry, t.table(2).carry, t.table_ids()) == (1, 0, [1, 2])
+    check_chips(t)
+    play_out(t, 2, h2, shove([]))
+    t.end_hand(2, 2.0)
+    play_out(t, 1, h1, shove([]))
+    t.end_hand(1, 2.0)
+    assert t.begin_hand(1, 3.0).carried_in == 1

@@ -58,6 +58,20 @@ def test_a_table_two_short_gets_the_largest_tables_player() -> None:
     assert next_step(loads(9, 7, 8), 9) == MoveOne(from_table=1, to_table=2)
 
 
+def test_of_several_largest_tables_the_highest_numbered_gives_the_player() -> None:
+    """docs/rules.md section 7 (TDA: a predetermined procedure): the same order in which
+    tables break, so the final table is the lowest-numbered one."""
+    assert next_step(loads(6, 6, 4), 6) == MoveOne(from_table=2, to_table=3)
+    assert next_step(loads(6, 4, 6, 6), 6) == MoveOne(from_table=4, to_table=2)
+    # Only a largest table between hands gives a player: of the others, the highest.
+    assert next_step(loads(6, 4, 6, 6, busy=(4,)), 6) == MoveOne(from_table=3, to_table=2)
+
+
+def test_of_several_shortest_tables_the_lowest_numbered_gets_the_player() -> None:
+    assert next_step(loads(4, 6, 4), 6) == MoveOne(from_table=2, to_table=1)
+    assert next_step(loads(6, 4, 6, 4), 6) == MoveOne(from_table=3, to_table=2)
+
+
 def test_one_short_is_balanced() -> None:
     assert next_step(loads(9, 8, 8), 9) is None
 

@@ -1,0 +1,197 @@
+"""Mutation testing with mutmut, one package at a time: ``make mutate`` (or
+``python -m tools.mutate [TARGET ...] [--fresh] [--children N]``).
+
+Why per package: mutmut runs, for each mutant, only the tests that call the mutated
+function; a package's own tests are the ones meant to catch its mistakes, and a small
+selection keeps one run in minutes. The targets below are the whole configuration: edit
+``TARGETS`` to change what is mutated or which tests judge it (the director's server code
+is named by function, so when it moves out of ``server/app.py`` only its entry changes).
+
+Each target runs in its own scratch copy of the working tree (``.mutate/<target>/``, the
+files git knows plus new ones it does not ignore), with a generated ``setup.cfg`` holding
+mutmut's settings, so targets do not share mutmut's caches and a clean clone needs nothing
+else. A second run reuses the copy and mutmut's results for files that did not change;
+``--fresh`` starts over. The summary (``.mutate/<target>/summary.json``, and printed) has
+the score: killed (including time-outs: a mutant that hangs is caught) over all mutants,
+"no tests" counting as survivors. ``python -m tools.mutate --survivors TARGET`` lists
+the survivors; ``cd .mutate/TARGET && ../../.venv/bin/mutmut show NAME`` shows one.
+docs/testing.md records the scores and what each survivor is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from fnmatch import fnmatch
+from pathlib import Path
+
+import attrs
+
+REPO = Path(__file__).resolve().parents[1]
+WORK = REPO / ".mutate"
+
+
+@attrs.frozen(kw_only=True)
+class Target:
+    """What to mutate and which tests judge it."""
+
+    paths: tuple[str, ...]  # files or packages to mutate
+    tests: tuple[str, ...]  # pytest arguments that select the judging tests
+    only: tuple[str, ...] = ()  # mutant-name globs (module.x_function / module.xǁClassǁmethod); () = all
+
+
+# The slowest tests of a package are left out where faster ones check the same: the
+# pokerkit referee and the shuffle's chi-square runs take a minute and catch nothing the
+# rules and property tests do not (measured: docs/testing.md).
+TARGETS: dict[str, Target] = {
+    "poker": Target(
+        paths=("poker",),
+        tests=("tests/engine", "-k", "not pokerkit and not shuffle_puts and not naive_swap"),
+    ),
+    "tournament": Target(paths=("server/tournament",), tests=("tests/tournament",)),
+    "protocol": Target(paths=("protocol",), tests=("tests/protocol", "tests/docs")),
+    # The server's director and recovery code (server/app.py is being split: when the
+    # director moves to its own module, list that module here instead of the names).
+    "server": Target(
+        paths=("server/recovery.py", "server/app.py"),
+        tests=("tests/server/test_director.py", "tests/persistence/test_replay.py",
+               "tests/persistence/test_void.py"),
+        only=("server.recovery.*", "server.app.x_apply_director*", "server.app.xǁServerǁ_director*"),
+    ),
+}
+
+# Copied beside the mutated code so imports and data files resolve inside the copy.
+SKIP = (".mutate", ".venv", ".git", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache")
+
+
+def tree_files() -> list[Path]:
+    """The working tree as git sees it: tracked files plus untracked ones not ignored."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=REPO, capture_output=True, check=True,
+        ).stdout.decode()
+        names = [n for n in out.split("\0") if n]
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk it
+        names = [str(p.relative_to(REPO)) for p in REPO.rglob("*") if p.is_file()]
+    return [Path(n) for n in names if not n.startswith(SKIP) and (REPO / n).is_file()]
+
+
+def sync_copy(dest: Path) -> None:
+    """Make ``dest`` a copy of the tree; unchanged files keep their times (mutmut's cache)."""
+    wanted = set(tree_files())
+    for rel in wanted:
+        src, dst = REPO / rel, dest / rel
+        s = src.stat()
+        if dst.exists():
+            d = dst.stat()
+            if (d.st_size, int(d.st_mtime)) == (s.st_size, int(s.st_mtime)):
+                continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+    for top in ("poker", "protocol", "server", "client", "tools", "tests", "docs", "bench"):
+        for p in (dest / top).rglob("*") if (dest / top).exists() else []:
+            if p.is_file() and "__pycache__" not in p.parts and p.relative_to(dest) not in wanted:
+                p.unlink()
+
+
+def setup_cfg(target: Target) -> str:
+    """mutmut's settings for ``target`` (mutmut reads setup.cfg when pyproject.toml has none)."""
+    tops = sorted({p.parts[0] for p in tree_files() if len(p.parts) > 1} - {"tests"})
+    lines = [
+        "[mutmut]",
+        "source_paths =", *(f"    {p}" for p in target.paths),
+        "also_copy =", *(f"    {p}" for p in tops),
+        "pytest_add_cli_args_test_selection =", *(f"    {a}" for a in target.tests),
+        # One process per mutant already: no xdist, no cache writes from forked runs.
+        "pytest_add_cli_args =", "    -p", "    no:cacheprovider", "    -p", "    no:xdist",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def mutmut(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("mutmut")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([str(exe), *args], cwd=workdir, env=env, text=True, capture_output=True)
+
+
+def results(workdir: Path, target: Target) -> dict[str, str]:
+    """Every mutant of ``target`` (filtered by ``only``) and its status."""
+    out = mutmut(workdir, "results", "--all", "true").stdout
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        name, sep, status = line.strip().partition(": ")
+        if sep and "__mutmut_" in name and (not target.only or any(fnmatch(name, g) for g in target.only)):
+            found[name] = status.strip()
+    return found
+
+
+def summarize(name: str, found: dict[str, str]) -> dict[str, object]:
+    counts: dict[str, int] = {}
+    for status in found.values():
+        counts[status] = counts.get(status, 0) + 1
+    total = len(found)
+    killed = counts.get("killed", 0) + counts.get("timeout", 0)
+    score = round(100.0 * killed / total, 1) if total else None
+    return {"target": name, "mutants": total, "killed": killed, "score": score, "by_status": counts}
+
+
+def run_target(name: str, *, fresh: bool, children: int) -> dict[str, object]:
+    target = TARGETS[name]
+    workdir = WORK / name
+    if fresh and workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    sync_copy(workdir)
+    (workdir / "setup.cfg").write_text(setup_cfg(target))
+    print(f"mutate {name}: {', '.join(target.paths)} judged by {' '.join(target.tests)}", flush=True)
+    exe = Path(sys.executable).with_name("mutmut")
+    cmd = [str(exe), "run", "--max-children", str(children), *target.only]
+    log = workdir / "run.log"
+    with open(log, "w") as f:
+        done = subprocess.run(cmd, cwd=workdir, stdout=f, stderr=subprocess.STDOUT,
+                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HICKORY_MUTATE="1"))
+    summary = summarize(name, results(workdir, target))
+    summary["exit_code"] = done.returncode
+    (workdir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary), flush=True)
+    if done.returncode != 0:
+        print(f"mutmut exited with {done.returncode}: see {log}", flush=True)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.mutate", description=__doc__.splitlines()[0])
+    parser.add_argument("targets", nargs="*", help=f"default: all ({', '.join(TARGETS)})")
+    parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument("--children", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--survivors", action="store_true", help="list the survivors of the last run")
+    args = parser.parse_args(argv)
+    names = args.targets or list(TARGETS)
+    unknown = [n for n in names if n not in TARGETS]
+    if unknown:
+        parser.error(f"unknown target {', '.join(unknown)} (known: {', '.join(TARGETS)})")
+    if args.survivors:
+        for name in names:
+            workdir = WORK / name
+            if not (workdir / "mutants").exists():
+                print(f"{name}: no run yet")
+                continue
+            for mutant, status in sorted(results(workdir, TARGETS[name]).items()):
+                if status not in ("killed", "timeout"):
+                    print(f"{mutant}: {status}")
+        return 0
+    failed = False
+    for name in names:
+        summary = run_target(name, fresh=args.fresh, children=args.children)
+        failed |= summary["exit_code"] != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

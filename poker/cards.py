@@ -35,6 +35,11 @@ class CardError(ValueError):
     """A card text that is not two characters of rank and suit."""
 
 
+def rank_of(card: Card) -> int:
+    """0 for a deuce up to 12 for an ace: part of the API bots use (docs/bots.md)."""
+    return card >> 2
+
+
 def card_str(card: Card) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 

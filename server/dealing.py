@@ -159,10 +159,9 @@ async def client_seed(h: House, client: Client, msg: m.ClientSeed) -> None:
         raise ProtocolError(E.UNAUTHORIZED, "only players send seeds")
     seed_round = h.fair.rounds.get(round_key(msg.draw, msg.table, msg.number))
     if seed_round is not None and seed_round.committed.commit.hex() == msg.commit:
-        if msg.draw == fd.DECK:
-            loc = h.locate(client.player_id)
-            if loc is None or loc.waiting or loc.table_id != msg.table:
-                raise ProtocolError(E.NOT_SEATED, f"you are not seated at table {msg.table}")
+        # Everyone watching a table hears its commitment (players on the way, players who
+        # are out, spectators); a seed counts only from a seat the hand is dealt to (the
+        # seed list names those), so any other is acknowledged and plays no part.
         seed_round.seeds.setdefault(client.player_id, bytes.fromhex(msg.seed))
         if seed_round.complete():
             seed_round.wake()

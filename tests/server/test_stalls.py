@@ -62,6 +62,11 @@ async def bot(port: int, i: int, joined: list[RawClient], done: trio.Event) -> N
             await c.send(m.Pong(nonce=msg.nonce))
         elif isinstance(msg, m.TournamentFinished):
             return
+        elif isinstance(msg, m.PlayerStatus) and msg.player_id == c.player_id and msg.status == "eliminated":
+            # Out: leave, as the bots do. A player who stays watches their last table, and a
+            # table's lines then grow with its watchers (docs/architecture.md, Performance).
+            await c.aclose()
+            return
 
 
 async def test_no_loop_step_touches_every_connection(autojump_clock: object, monkeypatch: object) -> None:

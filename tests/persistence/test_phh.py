@@ -40,6 +40,7 @@ from poker.actions import Action, Ruleset
 from poker.cards import parse_cards, shuffled_deck
 from poker.events import ActionTaken, Event, HandStarted, PotAwarded
 from poker.hand import Hand
+from poker.history import HandInfo, to_phh
 from server.config import ServerConfig
 from server.records import event_to_json
 from server.recovery import open_server

@@ -274,7 +274,7 @@ def test_a_table_broken_by_a_bust_sends_its_carry_with_its_first_moved_player() 
     t = started(13, seats_per_table=4, schedule=[(5, 10)])
     assert [len(t.table(i).seats) for i in (1, 2, 3, 4)] == [4, 3, 3, 3]
     x, y, z = (player_at(t, 4, s) for s in sorted(t.table(4).seats))
-    t.director.correct_chips(0.0, z, -(10_000 - 3), reason="test: a short stack")
+    Director(t).correct_chips(0.0, z, -(10_000 - 3), reason="test: a short stack")
     deck = stacked_deck(t, 4, {x: "Th3c", y: "Tc4h", z: "7c8c"}, "Ah Kd Qc Js 2d")
     hand, events = play_hand(t, 4, 1.0, shove([x, y, z]), deck)
     assert hand.carried_out == 1
@@ -308,7 +308,7 @@ def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table()
     h1, h2 = t.begin_hand(1, 1.0), t.begin_hand(2, 1.0)
     events = []
     for pid in [p.player_id for p in t.table(3).seats.values()]:
-        events += t.director.remove_player(1.0, pid, reason="test: the table empties")
+        events += Director(t).remove_player(1.0, pid, reason="test: the table empties")
     (broken,) = [e for e in events if isinstance(e, TableBroken)]
     assert (broken.table_id, broken.players, broken.carry, broken.carry_to) == (3, (), 1, 1)
     assert (t.table(1).carry, t.table(2).carry, t.table_ids()) == (1, 0, [1, 2])

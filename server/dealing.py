@@ -153,16 +153,17 @@ def send_reveal(h: House, clients: Iterable[Client]) -> None:
 
 
 async def client_seed(h: House, client: Client, msg: m.ClientSeed) -> None:
-    """A seed for an open round. One that comes too late, or twice, is acknowledged and
+    """A seed for an open round. One that comes too late, or twice, or from a player not
+    seated at that table (out and watching it, or on the way to it), is acknowledged and
     ignored: ``seeds_received`` shows the player whether theirs counted."""
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players send seeds")
     seed_round = h.fair.rounds.get(round_key(msg.draw, msg.table, msg.number))
-    if seed_round is not None and seed_round.committed.commit.hex() == msg.commit:
-        if msg.draw == fd.DECK:
-            loc = h.locate(client.player_id)
-            if loc is None or loc.waiting or loc.table_id != msg.table:
-                raise ProtocolError(E.NOT_SEATED, f"you are not seated at table {msg.table}")
+    counts = seed_round is not None and seed_round.committed.commit.hex() == msg.commit
+    if counts and msg.draw == fd.DECK:
+        loc = h.locate(client.player_id)
+        counts = loc is not None and not loc.waiting and loc.table_id == msg.table
+    if seed_round is not None and counts:
         seed_round.seeds.setdefault(client.player_id, bytes.fromhex(msg.seed))
         if seed_round.complete():
             seed_round.wake()

@@ -145,6 +145,10 @@ async def test_a_player_out_may_watch_any_table(autojump_clock: object) -> None:
             assert snap.your_seat is None and all(sv.player_id != gone.player_id for sv in snap.seats)
             started = await gone.seen_after(status, m.HandStarted)
             assert started.table == 1
+            # Watching is not playing: an act is refused as from someone without a seat.
+            await gone.send(m.Act(id=6, hand_no=started.hand_no, action="check"))
+            refused = await gone.next(m.Error, lambda e: e.id == 6)
+            assert refused.code == "not_seated", refused
             # Back after a drop, they watch on: the table, then its hands.
             back, welcome = await t.resume(gone)
             assert welcome.table is None

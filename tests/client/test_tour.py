@@ -55,13 +55,14 @@ class Window:
     def keys(self, *keys: str, literal: bool = False) -> None:
         self.tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
 
-    def wait_for(self, what: str | re.Pattern[str], timeout: float = 60.0) -> str:
+    def wait_for(self, *what: str | re.Pattern[str], timeout: float = 60.0) -> str:
+        """The first screen showing all of ``what`` (a frame may be caught half drawn)."""
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
             assert "Traceback" not in screen, screen
-            if (what.search(screen) if isinstance(what, re.Pattern) else what in screen):
+            if all(w.search(screen) if isinstance(w, re.Pattern) else w in screen for w in what):
                 return screen
             time.sleep(POLL)
         raise AssertionError(f"{self.name}: timed out waiting for {what!r}; screen:\n{screen}")
@@ -134,21 +135,17 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
 
         # The director arrives first: the lobby, then the console's help and one command's.
         director.start([*client, "--director", SECRET], configs["director"])
-        screen = director.wait_for("Registration open")
-        assert "DIRECTOR" in screen and "Tour Night" in screen and "#1" in screen
+        screen = director.wait_for("Registration open", "DIRECTOR", "Tour Night", "#1")
         director.save("lobby", screen)
         director.keys("?")
-        screen = director.wait_for("Director commands")
-        for op in ("start", "pause", "move", "deadline", "announce"):
-            assert op in screen, screen
+        screen = director.wait_for("Director commands", "start", "pause", "move", "deadline", "announce")
         director.save("help", screen)
         director.keys("Escape")
         director.keys(":")
         director.keys("help mo", literal=True)
         director.keys("Tab")
         director.keys("Enter")
-        screen = director.wait_for("usage")
-        assert "move PLAYER TABLE [SEAT] REASON" in screen
+        screen = director.wait_for("usage", "move PLAYER TABLE [SEAT] REASON")
         director.save("help-move", screen)
         director.keys("Escape")
 
@@ -158,14 +155,11 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
 
         # The player joins: the third player starts the tournament.
         player.start([*client, "--name", "Tess Tour"], configs["player"])
-        screen = player.wait_for("Your turn", timeout=90)
+        screen = player.wait_for("Your turn", "3 left", "Level 1 50/100", re.compile(r"\bm all in [\d,]+"), timeout=90)
         assert "Tess Tour" in screen.split("\n")[0], screen  # my name in the header, not cut
-        assert "3 left" in screen and "Level 1 50/100" in screen
-        assert re.search(r"\bm all in [\d,]+", screen), screen
         player.save("first-turn", screen)
 
-        screen = spectator.wait_for(re.compile(r"Hand #\d+"))
-        assert "watching" in screen and "Table 1" in screen
+        screen = spectator.wait_for(re.compile(r"Hand #\d+"), "watching", "Table 1")
         spectator.save("watching", screen)
 
         # The director announces; everyone sees it.
@@ -178,8 +172,7 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
 
         # All in asks first; then the player shoves every turn until the end.
         player.keys("m")
-        screen = player.wait_for("y yes, n no")
-        assert re.search(r"All in for [\d,]+\? y yes, n no", screen), screen
+        screen = player.wait_for(re.compile(r"All in for [\d,]+\? y yes, n no"))
         player.save("confirm-all-in", screen)
         player.keys("y")
         saw_winner = False
@@ -193,7 +186,7 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
                 player.keys("m")
                 # A frame drawn before the last "y" landed may still say "Your turn": then
                 # this "m" does nothing, and the hand may end the tournament before a redraw.
-                if "y yes" in player.wait_for(re.compile(r"y yes|Sent|Your turn|You are out|is over"), 10):
+                if "y yes" in player.wait_for(re.compile(r"y yes|Sent|Your turn|You are out|is over"), timeout=10):
                     player.keys("y")
             if not saw_winner:
                 watched = spectator.screen()
@@ -202,12 +195,12 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
                     saw_winner = True
             assert time.monotonic() < deadline, f"the tournament did not end:\n{screen}"
             time.sleep(POLL)
-        screen = player.wait_for(re.compile(r"in place \d|Tour Night is over"), 60)
+        screen = player.wait_for(re.compile(r"in place \d|Tour Night is over"), timeout=60)
         player.save("the-end", screen)
         # The finishing place is said, and it is a real place of three.
         found = re.search(r"place (\d)", screen)
         if found is None:  # won: the final result names the winner
-            screen = player.wait_for(re.compile(r"place \d|wins"), 60)
+            screen = player.wait_for(re.compile(r"place \d|wins"), timeout=60)
         else:
             assert 1 <= int(found.group(1)) <= 3
 

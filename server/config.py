@@ -61,7 +61,7 @@ class ServerConfig:
     standings_per_minute: float = 30.0
     snapshot_per_minute: float = 60.0
     history_per_minute: float = 20.0
-    status_per_minute: float = 20.0  # sit_out, im_back and call_director per connection
+    status_per_minute: float = 20.0  # sit_out and call_director per connection
     joins_per_minute_per_address: float = 30.0  # registrations from one address
     joins_per_minute: float = 300.0  # registrations from everyone together
     failures_before_lockout: int = 5  # wrong passwords, secrets or tokens from one address

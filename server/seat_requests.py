@@ -66,7 +66,11 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
     kind = "sit_out" if isinstance(msg, m.SitOut) else "im_back"
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players sit out and come back")
-    spend(h, client, "status")
+    if kind == "sit_out":
+        # Sitting out changes what the table shows (told to everyone there, stored): it has a
+        # budget. Saying "I'm back" again changes nothing, so only the read budget and the
+        # inbox share bound it (clients say it again freely).
+        spend(h, client, "status")
     runner = _runner(h, client)
     if runner is None:
         set_sitting_out(h, client.player_id, kind == "sit_out")

@@ -435,7 +435,7 @@ _LIMITS: list[tuple[str, str, str]] = [
     ("standings_per_minute", "`standings_request`s per connection", "error `rate_limited`"),
     ("snapshot_per_minute", "`snapshot_request`s per connection", "error `rate_limited`"),
     ("history_per_minute", "`history_request`s per connection", "error `rate_limited`"),
-    ("status_per_minute", "`sit_out`, `im_back` and `call_director` per connection",
+    ("status_per_minute", "`sit_out` and `call_director` per connection",
      "error `rate_limited`"),
     ("joins_per_minute_per_address", "registrations from one address (all at once, then "
      "spread over the minute)", "error `rate_limited` on join, saying when to try again"),

@@ -63,6 +63,8 @@ async def test_tables_break_under_their_watchers_and_players_out_watch_on(autoju
                 await srv.finished.wait()
                 for s in [*watchers[1], *watchers[2], *watchers[3]]:
                     await s.next(m.TournamentFinished)
+                while not all(r.finished for r in results):  # every player has read the result too
+                    await trio.sleep(0.1)
                 n.cancel_scope.cancel()
     broken = srv.tournament.broken_tables
     assert len(broken) == 2, broken

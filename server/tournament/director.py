@@ -311,20 +311,23 @@ class Director:
         out when the hand ends, from the stack the hand left, so the player ends with
         exactly ``chips`` whatever the hand did; the same number twice changes nothing."""
         self._need_reason(reason)
+        self._need_time(now)
         self._need_running()
         t = self._t
         self._need_in(player_id)
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
+        if not is_whole(chips) or chips < 1:
             raise TournamentError(
                 f"a stack is a whole number of chips above 0, not {chips!r}: to take every chip, "
                 "remove the player instead"
             )
+        if t.chips_in_play() - t.stack_of(player_id) + chips > MAX_CHIPS:
+            raise TournamentError(f"a stack of {chips} would put more chips in play than the limit of {MAX_CHIPS}")
         summary = f"Chip count of {t.name_of(player_id)} set to {chips}"
 
         def apply() -> Events:
-            if t._entrants[player_id].out:
-                return [self._not_applied(now, player_id, f"the chip count of {chips}")]
             delta = chips - t.stack_of(player_id)
+            if t._entrants[player_id].out or t.chips_in_play() + delta > MAX_CHIPS:
+                return [self._not_applied(now, player_id, f"the chip count of {chips}")]
             if delta == 0:
                 return []
             stack = t._add_chips(player_id, delta)

@@ -111,18 +111,18 @@ def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> Non
 
 def test_setting_a_stack_between_hands_moves_the_difference_through_the_adjustment_account() -> None:
     t = started(4)
-    events = t.director.set_stack(0.0, "p01", 12_345, reason="miscount")
+    events = Director(t).set_stack(0.0, "p01", 12_345, reason="miscount")
     (corrected,) = [e for e in events if isinstance(e, ChipsCorrected)]
     assert (corrected.delta, corrected.stack, t.adjustment) == (2345, 12_345, -2345)
     assert audited(events, "set_stack").summary == "Chip count of P01 set to 12345"
-    again = t.director.set_stack(1.0, "p01", 12_345, reason="said twice")
+    again = Director(t).set_stack(1.0, "p01", 12_345, reason="said twice")
     assert not any(isinstance(e, ChipsCorrected) for e in again) and t.stack_of("p01") == 12_345
-    t.director.set_stack(2.0, "p02", 1, reason="down to one chip")
+    Director(t).set_stack(2.0, "p02", 1, reason="down to one chip")
     assert t.stack_of("p02") == 1 and t.adjustment == -2345 + 9999
     check_chips(t)
     for bad in (0, -5, True, 2.5):
         with pytest.raises(TournamentError, match="remove the player instead"):
-            t.director.set_stack(3.0, "p03", bad, reason="typo")  # type: ignore[arg-type]
+            Director(t).set_stack(3.0, "p03", bad, reason="typo")  # type: ignore[arg-type]
 
 
 def test_setting_the_stack_of_a_player_in_a_hand_gives_exactly_that_stack_after_it() -> None:
@@ -130,7 +130,7 @@ def test_setting_the_stack_of_a_player_in_a_hand_gives_exactly_that_stack_after_
     # exactly the number the director gave (a difference fixed at once would not).
     t = started(4)
     hand = t.begin_hand(1, 0.0)
-    events = t.director.set_stack(1.0, "p01", 15_000, reason="count after the hand")
+    events = Director(t).set_stack(1.0, "p01", 15_000, reason="count after the hand")
     assert audited(events, "set_stack").pending
     while not hand.is_over:
         act_once(t, 1, hand, shove(["p01", "p02"]))

@@ -154,6 +154,19 @@ def test_chip_corrections_stay_within_the_limit() -> None:
             "would leave none")
 
 
+def test_adjust_chips_sets_the_stack_and_older_logs_with_a_difference_replay_as_they_were() -> None:
+    t = started(4)
+    apply_director(t, {"op": "adjust_chips", "now": 1.0, "reason": "recount", "player_id": "p01", "chips": 12_000})
+    assert t.stack_of("p01") == 12_000
+    apply_director(t, {"op": "adjust_chips", "now": 2.0, "reason": "old log", "player_id": "p02", "delta": 500})
+    assert t.stack_of("p02") == 10_500
+    check_chips(t)
+    refused(t, {"op": "adjust_chips", "player_id": "p01"}, "the director operation adjust_chips has no chips")
+    for bad in (0, -5, 1.5, "100", None, True):
+        refused(t, {"op": "adjust_chips", "player_id": "p01", "chips": bad}, "remove the player instead")
+    refused(t, {"op": "adjust_chips", "player_id": "p01", "chips": MAX_CHIPS}, "the limit")
+
+
 def test_players_tables_and_seats_must_exist() -> None:
     t = started(12, seats_per_table=6)
     refused(t, {"op": "remove_player", "player_id": "p99"}, "there is no player p99")

@@ -4,8 +4,8 @@
 Why per package: mutmut runs, for each mutant, only the tests that call the mutated
 function; a package's own tests are the ones meant to catch its mistakes, and a small
 selection keeps one run in minutes. The targets below are the whole configuration: edit
-``TARGETS`` to change what is mutated or which tests judge it (the director's server code
-is named by function, so when it moves out of ``server/app.py`` only its entry changes).
+``TARGETS`` to change what is mutated or which tests judge it (``only`` narrows a file to
+some functions, by mutant name, when only part of a module is meant).
 
 Each target runs in its own scratch copy of the working tree (``.mutate/<target>/``, the
 files git knows plus new ones it does not ignore), with a generated ``setup.cfg`` holding
@@ -54,13 +54,14 @@ TARGETS: dict[str, Target] = {
     ),
     "tournament": Target(paths=("server/tournament",), tests=("tests/tournament",)),
     "protocol": Target(paths=("protocol",), tests=("tests/protocol", "tests/docs")),
-    # The server's director and recovery code (server/app.py is being split: when the
-    # director moves to its own module, list that module here instead of the names).
+    # The server's director and recovery code (the pure half of the director's commands,
+    # server/tournament/inputs.py, is in "tournament"). Tests over TCP and on real SQLite.
     "server": Target(
-        paths=("server/recovery.py", "server/app.py"),
-        tests=("tests/server/test_director.py", "tests/persistence/test_replay.py",
-               "tests/persistence/test_void.py"),
-        only=("server.recovery.*", "server.app.x_apply_director*", "server.app.xǁServerǁ_director*"),
+        paths=("server/directing.py", "server/recovery.py"),
+        tests=("tests/server/test_director.py", "tests/server/test_floor.py",
+               "tests/server/test_late_registration.py", "tests/persistence/test_replay.py",
+               "tests/persistence/test_void.py", "tests/persistence/test_set_aside.py",
+               "tests/persistence/test_startup.py"),
     ),
 }
 

@@ -224,3 +224,26 @@ def test_a_refused_operation_on_a_player_in_a_hand_changes_nothing() -> None:
     refused(t, {"op": "adjust_chips", "player_id": "p01", "delta": -(10**6)}, "remove the player")
     refused(t, {"op": "move_player", "player_id": "p01", "table": 1, "seat": 99}, "seat 99")
     assert not hand.is_over
+
+
+def test_a_logged_action_is_applied_exactly_or_refused_saying_why() -> None:
+    from poker.events import ActionTaken
+
+    t = started(3)
+    with pytest.raises(TournamentError, match="^table 1 has no hand in progress for this action$"):
+        apply_input(t, "act", 1, {"seat": 1, "kind": "call", "amount": None, "automatic": False})
+    hand = t.begin_hand(1, 0.0)
+    seat = hand.to_act
+    with pytest.raises(TournamentError, match="^an action has no kind, automatic$"):
+        apply_input(t, "act", 1, {"seat": seat, "amount": None})
+    for bad in ("raise_to", None, 3):
+        with pytest.raises(TournamentError, match=f"^unknown action {bad!r}$"):
+            apply_input(t, "act", 1, {"seat": seat, "kind": bad, "amount": None, "automatic": False})
+    with pytest.raises(TournamentError, match="^a act input needs a table$"):
+        apply_input(t, "act", None, {"seat": seat, "kind": "call", "amount": None, "automatic": False})
+    assert len(hand.events) == len(t.table(1).hand.events)  # type: ignore[union-attr]
+    apply_input(t, "act", 1, {"seat": seat, "kind": "raise", "amount": 600, "automatic": 1})
+    taken = [e for e in hand.events if isinstance(e, ActionTaken)]
+    assert [(e.seat, e.action.value, e.to, e.automatic) for e in taken] == [(seat, "raise", 600, True)]
+    apply_input(t, "act", 1, {"seat": hand.to_act, "kind": "fold", "amount": None, "automatic": 0})
+    assert [e for e in hand.events if isinstance(e, ActionTaken)][-1].automatic is False

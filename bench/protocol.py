@@ -28,6 +28,8 @@ from protocol import codec, compiled, jsontext  # noqa: E402
 from protocol.examples import full_table_snapshot  # noqa: E402
 from protocol.messages import Act  # noqa: E402
 
+LATEST = compiled.LATEST_VERSION  # the newest protocol: every field of the message is on the line
+
 
 def best_us(fn: Callable[[], Any], number: int, rounds: int) -> float:
     """Best per-call time over many short batches: a busy machine spoils some, not all."""
@@ -73,19 +75,19 @@ def main() -> None:
     print(header + f" {'stdlib':>8} {'ratio':>6} | {'encode':>7} {'decode':>7} {'stamp':>6}")
     ok = True
     for name, msg, decode, number in cases:
-        body = codec.encode(msg)
+        body = codec.encode(msg, LATEST)
         plain = codec.unstructure(msg)
         assert decode(body) == msg
         assert orjson.loads(orjson.dumps(plain)) == plain
 
         def ours(msg: Any = msg, decode: Callable[[bytes], Any] = decode) -> Any:
-            return decode(codec.encode(msg))
+            return decode(codec.encode(msg, LATEST))
 
         def bare(plain: Any = plain) -> Any:
             return orjson.loads(orjson.dumps(plain))
 
         def encode_only(msg: Any = msg) -> Any:
-            return codec.encode(msg)
+            return codec.encode(msg, LATEST)
 
         def decode_only(body: bytes = body, decode: Callable[[bytes], Any] = decode) -> Any:
             return decode(body)
@@ -151,7 +153,7 @@ def where_the_time_goes(cases: list[tuple[str, Any, Callable[[bytes], Any], int]
     per field)."""
     print("where the time goes, microseconds per message (best of the same batches):")
     for name, msg, _decode, number in cases:
-        body = codec.encode(msg)
+        body = codec.encode(msg, LATEST)
         obj = orjson.loads(body)
         structure = compiled.STRUCTURE[type(msg)]
         unstructure = compiled.UNSTRUCTURE_WIRE[type(msg)]

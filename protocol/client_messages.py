@@ -305,9 +305,9 @@ class ClientSeed:
 
     Send fresh random bytes (16 to 32; e.g. ``secrets.token_hex(32)``) as soon as the
     deck_commit arrives, never before: the server has fixed its own seed by then, so it
-    cannot choose a deck against yours. A seed that comes after the window is ignored, with
-    no error (an ack if it had an id): seeds_received shows whether yours counted. Sending
-    none is fine.
+    cannot choose a deck against yours. A seed that comes after the window, or from a
+    player not seated at that table (out and watching it), is ignored, with no error (an
+    ack if it had an id): seeds_received shows whether yours counted. Sending none is fine.
 
     Attributes:
         draw: deck or seating, from the deck_commit

@@ -153,15 +153,17 @@ def send_reveal(h: House, clients: Iterable[Client]) -> None:
 
 
 async def client_seed(h: House, client: Client, msg: m.ClientSeed) -> None:
-    """A seed for an open round. One that comes too late, or twice, is acknowledged and
+    """A seed for an open round. One that comes too late, or twice, or from a player not
+    seated at that table (out and watching it, or on the way to it), is acknowledged and
     ignored: ``seeds_received`` shows the player whether theirs counted."""
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players send seeds")
     seed_round = h.fair.rounds.get(round_key(msg.draw, msg.table, msg.number))
-    if seed_round is not None and seed_round.committed.commit.hex() == msg.commit:
-        # Everyone watching a table hears its commitment (players on the way, players who
-        # are out, spectators); a seed counts only from a seat the hand is dealt to (the
-        # seed list names those), so any other is acknowledged and plays no part.
+    counts = seed_round is not None and seed_round.committed.commit.hex() == msg.commit
+    if counts and msg.draw == fd.DECK:
+        loc = h.locate(client.player_id)
+        counts = loc is not None and not loc.waiting and loc.table_id == msg.table
+    if seed_round is not None and counts:
         seed_round.seeds.setdefault(client.player_id, bytes.fromhex(msg.seed))
         if seed_round.complete():
             seed_round.wake()

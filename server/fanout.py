@@ -217,7 +217,7 @@ def tournament_events(h: House, events: Iterable[object], *,
                                         seat=None, status=status))  # type: ignore[arg-type]
             ps.last_table = e.table_id
             if ps.client is not None:
-                watch(h, ps.client, e.table_id)
+                watch(h, ps.client, e.table_id, breaking=True)
             out.append(e.player_id)
         elif isinstance(e, tev.TableBroken):
             runner = h.runners.get(e.table_id)
@@ -280,11 +280,13 @@ def tournament_events(h: House, events: Iterable[object], *,
                 c.send(standings)
 
 
-def watch(h: House, client: Client, table_id: int | None) -> None:
+def watch(h: House, client: Client, table_id: int | None, *, breaking: bool = False) -> None:
     """A player who is out watches on: their connection gets a table's events (their last
-    table's, or the first in play) until it asks for another table's snapshot."""
+    table's, or the first in play) until it asks for another table's snapshot.
+    ``breaking``: the table may be breaking in the batch of events being sent, which then
+    moves its watchers on (``tournament_events``)."""
     t = h.tournament
-    if table_id is None or (table_id not in t.tables and table_id not in t.broken_tables):
+    if table_id is None or (table_id not in t.tables and not breaking):
         ids = t.table_ids()
         table_id = ids[0] if ids else None
     client.watching = table_id

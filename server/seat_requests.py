@@ -19,8 +19,8 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
         raise ProtocolError(E.UNAUTHORIZED, "spectators and the director do not act")
     if h.tournament.finished:
         raise ProtocolError(E.TOURNAMENT_OVER, "the tournament is over")
-    table_id = h.client_table(client)
-    runner = h.runners.get(table_id) if table_id is not None else None
+    loc = h.locate(client.player_id)  # the table they sit at, not one they watch
+    runner = h.runners.get(loc.table_id) if loc is not None else None
     if runner is None:
         raise ProtocolError(E.NOT_SEATED, "you are not seated at a table in play")
     if not runner.post(TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client)):
@@ -31,8 +31,8 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
     kind = "sit_out" if isinstance(msg, m.SitOut) else "im_back"
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players sit out and come back")
-    table_id = h.client_table(client)
-    runner = h.runners.get(table_id) if table_id is not None else None
+    loc = h.locate(client.player_id)
+    runner = h.runners.get(loc.table_id) if loc is not None else None
     if runner is None or not runner.post(TableCommand(kind=kind, player_id=client.player_id)):
         set_sitting_out(h, client.player_id, kind == "sit_out")
     if msg.id is not None:

@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import attrs
 import trio
 
 from client.acpc.gamedef import GameDef
@@ -154,6 +155,16 @@ class BotLink:
                 return None
 
 
+@attrs.define(eq=False)
+class HandBot:
+    """One hand's program (``bot_cmd``): that hand's lines, kept so a program that
+    connects late still sees its whole hand (and only its hand), and its connection."""
+
+    lines: list[str] = attrs.Factory(list)
+    link: BotLink | None = None
+    done: trio.Event = attrs.Factory(trio.Event)
+
+
 class Bridge:
     """Play one Hickory seat with an ACPC bot. See the module docstring.
 
@@ -214,7 +225,10 @@ class Bridge:
         self.place: int | None = None
         self.refused: str | None = None
         self._out_send, self._out_receive = trio.open_memory_channel[Out](10_000)
-        self._hand_done: dict[int, trio.Event] = {}
+        self._hands: dict[int, HandBot] = {}
+        self._current: HandBot | None = None
+        self._hand_tasks = 0
+        self._hand_tasks_done = trio.Event()
         self._dispatched = trio.Event()
         self._nursery: trio.Nursery | None = None
 
@@ -252,15 +266,20 @@ class Bridge:
         if isinstance(out, Line):
             self.hand_lines.append(out.text)
             self.lines += 1
-            if self.link is not None:
-                self.link.send(out.text)
+            link = self.link if self.bot_cmd is None else self._current.link if self._current else None
+            if self._current is not None:
+                self._current.lines.append(out.text)
+            if link is not None:
+                link.send(out.text)
         elif isinstance(out, StartHand):
             self.hand_lines = []
             await self._start_hand(out.hand_no, out.game)
         elif isinstance(out, EndHand):
-            done = self._hand_done.pop(out.hand_no, None)
-            if done is not None:
-                done.set()
+            hand = self._hands.pop(out.hand_no, None)
+            if hand is not None:
+                hand.done.set()
+            if hand is self._current:
+                self._current = None
         elif isinstance(out, SelfAct):
             self._note(out.hand_no, out.reason + (": checking or calling" if out.call else ": checking or folding"))
             await self._self_act(out.call)
@@ -285,7 +304,8 @@ class Bridge:
     # -- ACPC side -------------------------------------------------------------------------
 
     async def _bot_line(self, link: BotLink, text: str) -> None:
-        if link is not self.link:
+        mine = self.link if self.bot_cmd is None else self._current.link if self._current else None
+        if link is not mine:  # replaced, or a program whose hand is over
             return
         if self.sitting_out:
             self.session.send_nowait(m.ImBack())
@@ -316,12 +336,20 @@ class Bridge:
 
         return write
 
-    async def _serve_link(self, stream: trio.SocketStream) -> None:
-        """Run one bot connection; it becomes the bridge's bot once it says its version."""
+    async def _serve_link(self, stream: trio.SocketStream, hand: HandBot | None = None) -> None:
+        """Run one bot connection; it becomes the bridge's bot (or ``hand``'s program) once
+        it says its version."""
         link = BotLink(stream, self._bot_line, self._transcript())
 
         async def adopt() -> None:
             await link.versioned.wait()
+            if hand is not None:
+                hand.link = link
+                for line in hand.lines:
+                    link.send(line)
+                if hand.done.is_set():  # its hand ended before it connected: the final state, then close
+                    link.close()
+                return
             old, self.link = self.link, link
             if old is not None:
                 log.info("%s: a new bot connection replaces the old one", self.name)
@@ -336,7 +364,9 @@ class Bridge:
             nursery.start_soon(adopt)
             await link.run(self.version_timeout)
             nursery.cancel_scope.cancel()
-        if self.link is link:
+        if hand is not None:
+            hand.link = None
+        elif self.link is link:
             self.link = None
             log.info("%s: the bot disconnected", self.name)
 
@@ -369,13 +399,19 @@ class Bridge:
         if self.bot_cmd is None:
             return
         assert self._nursery is not None
-        done = self._hand_done[hand_no] = trio.Event()
+        hand = self._current = self._hands[hand_no] = HandBot()
         listeners = await trio.open_tcp_listeners(0, host=self.acpc_host)
-        await self._nursery.start(self._hand_bot, hand_no, game, listeners[0], done)
+        self._hand_tasks += 1
+        self._hand_tasks_done = trio.Event()
+        await self._nursery.start(self._hand_bot, hand_no, game, listeners[0], hand)
 
     async def _hand_bot(self, hand_no: int, game: GameDef, listener: trio.SocketListener,
-                        done: trio.Event, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """One hand's bot: write the game, run the program, play over its connection."""
+                        hand: HandBot, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """One hand's bot: write the game, run the program, play over its connection.
+
+        The program is given its connection even when its hand ended before it connected
+        (a hand all in from the blinds ends at once): it sees the whole hand, as ACPC
+        dealers show every hand, and exits."""
         assert self.bot_cmd is not None
         if self._game_dir is None:
             self._game_dir = Path(tempfile.mkdtemp(prefix="hickory-acpc-"))
@@ -401,17 +437,13 @@ class Bridge:
             if stream is None:
                 self._note(hand_no, f"hand #{hand_no}: the bot did not connect within {self.connect_timeout:g} s")
                 return
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._serve_link, stream)
-                await done.wait()
-                link = self.link
-                if link is not None:
-                    link.close()
-                    await link.closed.wait()
-                with trio.move_on_after(self.exit_grace + 2):
-                    while self.link is link and link is not None:
-                        await trio.sleep(0.01)
-                nursery.cancel_scope.cancel()
+            with trio.CancelScope() as bound:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._serve_link, stream, hand)
+                    await hand.done.wait()
+                    if hand.link is not None:
+                        hand.link.close()  # one not yet adopted closes itself once it is
+                    bound.deadline = trio.current_time() + self.version_timeout + self.exit_grace + 2
         finally:
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(listener)
@@ -425,6 +457,9 @@ class Bridge:
                 if output is not None:
                     output.close()
                 path.unlink(missing_ok=True)
+                self._hand_tasks -= 1
+                if not self._hand_tasks:
+                    self._hand_tasks_done.set()
 
     # -- running ----------------------------------------------------------------------------
 
@@ -463,8 +498,11 @@ class Bridge:
                     self._out_send.close()
                     with trio.move_on_after(2):
                         await self._dispatched.wait()
-                    for done in self._hand_done.values():
-                        done.set()
+                    for hand in self._hands.values():
+                        hand.done.set()
+                    if self._hand_tasks:  # the last hands' programs see their hands to the end
+                        with trio.move_on_after(self.connect_timeout + self.version_timeout + self.exit_grace + 2):
+                            await self._hand_tasks_done.wait()
                     if self.link is not None:
                         self.link.close()
                         with trio.move_on_after(2):

@@ -55,6 +55,7 @@ Events = list[TournamentEvent]
 MAX_REASON = 200  # characters: the protocol's ``Reason``
 MAX_ANNOUNCEMENT = 500  # the protocol's ``Message``
 MAX_TITLE = 80  # the protocol's ``Title``
+DEADLINE_GRACE = 60.0  # seconds: a deadline this recent means now (``set_deadline``)
 
 
 def _blinds_text(levels: Sequence[tuple[int, int]]) -> str:
@@ -193,18 +194,21 @@ class Director:
     def set_deadline(self, now: float, deadline: float | None, *, reason: str) -> Events:
         """Set or clear the deadline (in the time base of ``now``). A deadline already
         passed can be put back while the last hands are still being played. A new deadline
-        may not be in the past: ``now`` itself ends the tournament after the hands in play."""
+        may not be in the past: ``now`` itself ends the tournament after the hands in play,
+        and so does a deadline less than ``DEADLINE_GRACE`` seconds ago (the time now as a
+        person types it, to the minute, is already a little in the past when it arrives)."""
         self._need_reason(reason)
         self._need_time(now)
         self._need_not_finished()
         if deadline is not None:
             if not is_number(deadline):
                 raise TournamentError(f"the deadline is a time or none, not {deadline!r}")
-            if deadline < now:
+            if deadline < now - DEADLINE_GRACE:
                 raise TournamentError(
                     f"that deadline is {now - deadline:,.0f} seconds in the past: give a later one "
                     "(the time now ends the tournament after the hands in play)"
                 )
+            deadline = max(deadline, now)
         t = self._t
         t.settings = attrs.evolve(t.settings, deadline=deadline)
         if t.deadline_passed and (deadline is None or deadline > now):

@@ -267,7 +267,8 @@ async def directed(cfg: ServerConfig, names: list[str] | None = None) -> AsyncIt
 
 
 async def test_every_director_operation_is_the_same_after_a_restart(tmp_path: Path, mock_clock: MockClock) -> None:
-    cfg = _config(tmp_path / "director.db", start_at=None, seats=6, hands_per_level=50)
+    cfg = _config(tmp_path / "director.db", start_at=None, seats=6, hands_per_level=50,
+                  schedule=((100, 200), (200, 400), (300, 600)))  # level 3 exists (set_level)
     names = [f"p{i}" for i in range(5)]
     checked: list[str] = []
 

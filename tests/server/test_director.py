@@ -80,12 +80,14 @@ async def test_set_level_jumps_to_the_level_asked_for(autojump_clock: object) ->
         assert (hand.small_blind, hand.big_blind) == (300, 600)
         await d.ok(m.SetLevelCommand(index=0, reason="too fast"))
         assert (await d.lobby()).level == m.Level(index=0, small_blind=100, big_blind=200)
-        # A level past the schedule is refused (issue 12): the director adds levels first.
-        past = await d.refused(m.SetLevelCommand(index=6, reason="speed up"))
-        assert "level 7 does not exist" in past.message
+        # A level past the schedule does not exist (issue 12): refused, nothing changes.
+        error = await d.refused(m.SetLevelCommand(index=6, reason="speed up"))
+        assert error.message == "level 7 does not exist: the schedule has 5 levels (change the schedule to add levels)"
+        await d.ok(m.SetLevelCommand(index=4, reason="speed up"))
+        assert (await d.lobby()).level == m.Level(index=4, small_blind=1000, big_blind=2000)
         error = await d.refused(m.SetLevelCommand(index=-1, reason="typo"))
         assert (error.code, error.path) == ("invalid_field", "director_command.command.index")
-        assert (await d.lobby()).level == m.Level(index=0, small_blind=100, big_blind=200)
+        assert (await d.lobby()).level == m.Level(index=4, small_blind=1000, big_blind=2000)
 
 
 async def test_adjust_chips_sets_the_stack_to_the_amount_given(autojump_clock: object) -> None:
@@ -223,10 +225,10 @@ async def test_set_options_reach_the_next_hand_the_lobby_and_the_chat(autojump_c
         await talker.send(m.Chat(id=78, scope="lobby", text="back on"))
         await talker.wait_for(lambda x: isinstance(x, m.Ack) and x.id == 78)
         error = await d.refused(m.SetOptionsCommand(ruleset="standard", action_seconds=0, reason="x"))
-        assert "action_clock" in error.message  # refused with the limits (issue 12)
+        assert "action_clock is from 1 to 3600 seconds, not 0" in error.message
 
 
-async def test_set_deadline_shows_in_the_lobby_and_a_past_one_is_refused(
+async def test_set_deadline_shows_in_the_lobby_and_now_ends_the_tournament(
     autojump_clock: object,
 ) -> None:
     async with floor() as f:
@@ -236,12 +238,14 @@ async def test_set_deadline_shows_in_the_lobby_and_a_past_one_is_refused(
         assert (await d.lobby()).deadline == "2099-01-01T00:00:00+00:00"
         await d.ok(m.SetDeadlineCommand(deadline=None, reason="no limit"))
         assert (await d.lobby()).deadline is None
-        past = (dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)).isoformat(timespec="seconds")
-        refused = await d.refused(m.SetDeadlineCommand(deadline=past, reason="the hall closes"))
-        assert "in the past" in refused.message  # a typo must not end the night (issue 12)
-        lobby = await d.lobby()
-        assert lobby.state != "finished" and lobby.deadline is None
-        assert sorted(p.chips for p in lobby.players) == chips
+        past = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).isoformat(timespec="seconds")
+        error = await d.refused(m.SetDeadlineCommand(deadline=past, reason="typo"))
+        assert "seconds in the past: give a later one" in error.message
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")  # the time now, a little late
+        await d.ok(m.SetDeadlineCommand(deadline=now, reason="the hall closes"))
+        finished = await d.c.next(m.TournamentFinished)
+        assert sorted(p.chips for p in finished.places) == chips  # paused: no hand was dealt
+        assert (await d.lobby()).state == "finished"
 
 
 async def test_set_schedule_changes_the_blinds_from_the_next_hand(autojump_clock: object) -> None:

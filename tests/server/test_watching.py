@@ -63,6 +63,8 @@ async def test_tables_break_under_their_watchers_and_players_out_watch_on(autoju
                 await srv.finished.wait()
                 for s in [*watchers[1], *watchers[2], *watchers[3]]:
                     await s.next(m.TournamentFinished)
+                while not all(r.finished for r in results):  # every player has read the result too
+                    await trio.sleep(0.1)
                 n.cancel_scope.cancel()
     broken = srv.tournament.broken_tables
     assert len(broken) == 2, broken
@@ -145,6 +147,10 @@ async def test_a_player_out_may_watch_any_table(autojump_clock: object) -> None:
             assert snap.your_seat is None and all(sv.player_id != gone.player_id for sv in snap.seats)
             started = await gone.seen_after(status, m.HandStarted)
             assert started.table == 1
+            # Watching is not playing: an act is refused as from someone without a seat.
+            await gone.send(m.Act(id=6, hand_no=started.hand_no, action="check"))
+            refused = await gone.next(m.Error, lambda e: e.id == 6)
+            assert refused.code == "not_seated", refused
             # Back after a drop, they watch on: the table, then its hands.
             back, welcome = await t.resume(gone)
             assert welcome.table is None
@@ -204,3 +210,28 @@ async def test_a_director_in_before_the_start_follows_the_first_table(autojump_c
             await joined(port, ["ann", "bob"])
             started = await d.recv_until(m.HandStarted)
             assert started.table == 1
+
+
+async def test_a_player_out_whose_table_broke_resumes_watching_a_table_in_play(autojump_clock: object) -> None:
+    """Four players at two tables of three: the first bust leaves three, who fit one table,
+    so the bust's table breaks. Resuming, the player who is out watches the table in play."""
+    async with table(4, seats=3) as t:
+        with trio.fail_after(3600):
+            shoved: set[int] = set()
+            called: set[int] = set()
+            while not t.server.tournament.broken_tables:
+                c, turn = await t.next_turn()
+                if turn.hand_no not in shoved:
+                    shoved.add(turn.hand_no)
+                    await t.act(c, turn, "all_in")
+                elif turn.hand_no not in called and turn.legal.call is not None:
+                    called.add(turn.hand_no)
+                    await t.act(c, turn, "call")
+                else:
+                    await t.act(c, turn, "fold" if turn.legal.fold else "check")
+            gone = next(p for p in t.players if str(p.player_id) not in t.server.tournament.players_in())
+            (broken,) = t.server.tournament.broken_tables
+            back, _ = await t.resume(gone)
+            snap = await back.next(m.TableSnapshot)
+            assert snap.table != broken and snap.table in t.server.tournament.tables
+            assert not [x for x in back.received if isinstance(x, m.Error)]

@@ -133,8 +133,10 @@ def test_a_deadline_in_the_past_or_not_a_time_is_refused() -> None:
     assert "give a later one" in msg
     for bad in (math.nan, math.inf, "midnight", True):
         refused(t, {"op": "set_deadline", "deadline": bad}, "the deadline is a time")
-    apply_director(t, {"op": "set_deadline", "now": 10.0, "reason": "now", "deadline": 10.0})
-    assert not t.can_deal(1, 10.0)
+    refused(t, {"op": "set_deadline", "now": 500.0, "deadline": 439.0}, "61 seconds in the past")
+    # The time now, typed to the minute, arrives a little late: it means now.
+    apply_director(t, {"op": "set_deadline", "now": 500.0, "reason": "now", "deadline": 450.0})
+    assert t.settings.deadline == 500.0 and not t.can_deal(1, 500.0)
 
 
 def test_chip_corrections_stay_within_the_limit() -> None:

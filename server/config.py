@@ -79,6 +79,9 @@ class ServerConfig:
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
     metrics: Path | None = None  # keep latency, loop-step and GC figures; rewrite this JSON file every second
     metrics_stacks: bool = False  # diagnosis: note what a slow loop step was doing (a sampling thread)
+    # Reproducible games for tests and demos: seeds the seat draw of a new tournament and
+    # every deck. Never in a real tournament: whoever knows the seed knows every card.
+    seed: int | None = None
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.max_players <= MAX_PLAYERS:
@@ -203,6 +206,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the log at exit")
     p.add_argument("--metrics-stacks", action="store_true",
                    help="with --metrics: also note the stack of every slow event-loop step (diagnosis; costs a little)")
+    p.add_argument("--seed", type=int, help="TESTS AND DEMOS ONLY: seed the seat draw and every deck "
+                                            "(whoever knows it knows every card)")
 
 
 _FIELDS = {f.name for f in attrs.fields(ServerConfig)}

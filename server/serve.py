@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -143,11 +144,16 @@ def serve(args: argparse.Namespace) -> int:
     tune_collector()
     config = fit_to_file_limit(config, raise_file_limit())
     try:
-        server = open_server(config)
+        server = open_server(config, seed=config.seed)
     except StoreError as exc:
         print(f"hickory-server: {exc}", file=sys.stderr)
         return 2
     server.freeze_gc = True
+    if config.seed is not None:
+        log.warning("--seed %d: the decks are predictable; never use it for a real tournament", config.seed)
+        # Seeded from the hands dealt so far too: after a restart the decks go on from a
+        # state of their own, not from the first deck again.
+        server.deck_rng = random.Random(f"{config.seed}/{server.tournament.hands_dealt}")
     try:
         trio.run(run_server, server)
     except BaseException as exc:

@@ -7,7 +7,8 @@ strategy and sends the ``act``. The runner owns the clock: it hands the strategy
 ``time.perf_counter`` and a time budget of at most a quarter of the action clock left, so
 a bot never times out (strategies themselves never read the time). If the server refuses
 an action (it should not: the legal actions come from the server) the bot falls back to
-checking or folding, what the clock would do anyway.
+checking or folding, what the clock would do anyway. If the server sits the bot out (its
+clock ran out, say while its connection was down), it sends ``im_back`` at once.
 
 ``run_bot(host, port, name, strategy_name)`` plays until the tournament is over and
 returns the final place (None if the session was refused or closed first).
@@ -94,6 +95,8 @@ class Bot:
         token = self._read_token()
         given = session_options.pop("model", None)
         self._given_model = given if isinstance(given, ClientModel) else None
+        self._saved_token = token  # what the token file holds, so it is written only on change
+        self._back_sent: int | None = None  # the connection an im_back was sent on, this sit-out
         session_options.setdefault("skip_types", SKIP)
         self.session = ClientSession(
             host, port, name=name, password=password, token=token,
@@ -103,6 +106,7 @@ class Bot:
         self.refused: str | None = None
         self.decisions = 0
         self.fallbacks = 0
+        self.comebacks = 0  # im_back sent after being sat out
         self.hands_started: set[tuple[int, int]] = set()
         self.latencies: list[float] = []
         self._acted_at: float | None = None
@@ -131,10 +135,12 @@ class Bot:
         return token or None
 
     def _save_token(self) -> None:
+        """Write the session's token to ``token_file`` once it is known (and again only if
+        it changes): called on every update, so it must not touch the disk each time."""
         token = self.session.model.me.token
-        if self.token_file is not None and token is not None:
-            if self._read_token() != token:
-                self.token_file.write_text(token + "\n")
+        if self.token_file is not None and token is not None and token != self._saved_token:
+            self.token_file.write_text(token + "\n")
+            self._saved_token = token
 
     # -- events -----------------------------------------------------------------------------
 
@@ -184,6 +190,24 @@ class Bot:
         if await self.session.act(action) is None:
             self._acted_at = None
 
+    def _come_back(self) -> None:
+        """Sat out (a timeout, a dropped connection): say ``im_back`` at once. A bot never
+        sits out on purpose, and the server would otherwise check or fold for it for the
+        rest of the tournament. Sent once per sit-out and connection (until the server
+        says the bot is back, or the connection is replaced)."""
+        me = self.session.model.my_seat
+        if me is None or not self.session.connected:
+            return
+        if not me.sitting_out:
+            self._back_sent = None
+            return
+        if self._back_sent == self.session.stats.connects:
+            return
+        if self.session.send_nowait(m.ImBack()):
+            self._back_sent = self.session.stats.connects
+            self.comebacks += 1
+            log.info("%s: sat out by the server; sent im_back", self.name)
+
     async def _fallback(self) -> None:
         """The server refused our action: do what the clock would do."""
         turn = self.session.model.turn
@@ -212,6 +236,7 @@ class Bot:
             # A token left over from another tournament: join afresh under the name.
             log.warning("%s: the token in %s was refused; joining as new", self.name, self.token_file)
             self.token_file.unlink(missing_ok=True)
+            self._saved_token = None
             self.refused = None
             self.session = ClientSession(
                 self._host, self._port, name=self.name, password=self._password,
@@ -237,6 +262,7 @@ class Bot:
                         if err is not None and err.code == E.ILLEGAL_ACTION and turn is not None:
                             log.warning("%s: action refused: %s", self.name, err.message)
                             await self._fallback()
+                    self._come_back()
                     await self._play_turn()
                     if s.model.changes == seen:
                         await s.wait_changed(seen)

@@ -339,6 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
+    if not args.verbose:
+        # A full server or a rate limit is waited out, not fatal: say so, and when the
+        # next try is.
+        logging.getLogger("hickory.session").setLevel(logging.WARNING)
     host, port = args.address
     try:
         return trio.run(_load if load else _play, args, host, port)

@@ -42,6 +42,7 @@ from client.tui.app import create_application, note_server_message
 from client.tui.state import UiState
 from protocol import errors as E
 from protocol import messages as m
+from protocol import names
 
 __all__ = ["main", "parse_address", "refusal_text", "TokenStore"]
 
@@ -388,6 +389,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = NAME_RULE.problem(args.name)
         if problem:
             parser.error(f"--name: {problem}")
+        try:  # the server's own rules, so a name it would refuse is said at once
+            args.name = names.normalize(args.name)
+        except names.NameRefused as exc:
+            parser.error(f"--name: {exc.message}")
     try:
         host, port = parse_address(args.server)
     except ValueError as exc:

@@ -7,8 +7,10 @@ server's pings, pings when it has sent nothing for a while, asks for a snapshot 
 ``seq`` gap shows a lost line, and when the connection drops it reconnects with
 exponential backoff (capped, with jitter) and resumes the same seat with the token the
 first ``welcome`` gave. Refusals a retry cannot fix (wrong password, name taken, no common
-protocol version, server full, bad token) end the session in the ``refused`` state with
-the server's own message.
+protocol version, bad token, registration closed) end the session in the ``refused`` state
+with the server's own message; a full server (``server_full``) or a rate limit is
+temporary: the session says so (``model.connection_reason``, and a log warning) and tries
+again with the same backoff.
 
 Used the same way by the terminal client and the bots::
 
@@ -26,6 +28,7 @@ Sends go through a bounded queue and a writer task that merges what is queued in
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import secrets
@@ -43,7 +46,7 @@ from protocol import errors as E
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.errors import ProtocolError
-from protocol.framing import DEFAULT_MAX_LINE, LineBuffer
+from protocol.framing import MAX_SERVER_LINE, LineBuffer
 from protocol.messages import PROTOCOL_NAME, SUPPORTED_VERSIONS
 
 __all__ = [
@@ -61,7 +64,6 @@ FATAL_CODES = frozenset(
         E.UNAUTHORIZED,
         E.BAD_TOKEN,
         E.NAME_TAKEN,
-        E.SERVER_FULL,
         E.WRONG_PASSWORD,
         E.ALREADY_JOINED,
         E.HANDSHAKE_REQUIRED,
@@ -69,11 +71,15 @@ FATAL_CODES = frozenset(
 )
 """Error codes after which reconnecting cannot help: the session ends as refused."""
 
-_RETRY_CODES = frozenset({E.RATE_LIMITED, E.INTERNAL})
-"""Error codes in reply to the handshake that are worth another try later; any other
-refusal of the handshake (including a name the server finds invalid) is final."""
+_RETRY_CODES = frozenset({E.RATE_LIMITED, E.INTERNAL, E.SERVER_FULL})
+"""Error codes in reply to the handshake that are worth another try later (a full server
+has room again when someone leaves; a rate limit passes); any other refusal of the
+handshake (including a name the server finds invalid, or a tournament that is full or
+has started: ``invalid_state``) is final."""
 
 _RECEIVE_SIZE = 65536
+
+log = logging.getLogger("hickory.session")
 
 
 class SessionRefused(Exception):
@@ -215,7 +221,7 @@ class ClientSession:
         handshake_timeout: float = 10.0,
         ping_interval: float = 15.0,
         idle_timeout: float = 60.0,
-        max_line: int = DEFAULT_MAX_LINE,
+        max_line: int = MAX_SERVER_LINE,
         send_queue: int = 256,
         versions: tuple[int, ...] = SUPPORTED_VERSIONS,
         on_change: Callable[[ClientModel], None] | None = None,
@@ -272,6 +278,7 @@ class ClientSession:
         self._kick: trio.CancelScope | None = None
         self._drop_reason = "dropped"
         self.goodbye_seen = False
+        self._turned_away = False  # the last connection ended with a refusal worth retrying
 
     # -- the public API -------------------------------------------------------------------
 
@@ -441,9 +448,14 @@ class ClientSession:
                 self.model.reconnects = self.stats.reconnects
                 self._notify()
                 delay = min(self.backoff_max, self.backoff_initial * 2**attempt)
+                delay *= 0.5 + 0.5 * self.rng.random()
                 attempt += 1
+                if self._turned_away:
+                    # Say so: the server is there but has no room (or wants us slower).
+                    log.warning("%s; trying again in %.1f s", reason, delay)
+                    self._turned_away = False
                 with trio.CancelScope() as self._kick:  # close() cuts the wait short
-                    await trio.sleep(delay * (0.5 + 0.5 * self.rng.random()))
+                    await trio.sleep(delay)
                 self._kick = None
         finally:
             if self.model.connection not in (ConnectionState.REFUSED, ConnectionState.CLOSED):
@@ -586,6 +598,7 @@ class ClientSession:
         """An error in the handshake: final if retrying cannot help, else try again later."""
         text = f"{err.message} ({err.code})"
         if err.code in _RETRY_CODES:
+            self._turned_away = True
             raise _Drop(text)
         raise SessionRefused(text, err.code)
 
@@ -620,6 +633,7 @@ class ClientSession:
             elif isinstance(msg, m.Error) and msg.fatal:
                 if msg.code in FATAL_CODES:
                     raise SessionRefused(f"{msg.message} ({msg.code})", msg.code)
+                self._turned_away = msg.code in _RETRY_CODES
                 raise _Drop(f"the server closed the connection: {msg.message} ({msg.code})")
             if self.model.needs_resync and not self.model.resync_requested:
                 self._request_resync()

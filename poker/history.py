@@ -400,7 +400,7 @@ def to_text(
             if reveal_all or e.seat == viewer:
                 lines.append(f"Dealt to {name(e.seat)} {_cards(e.cards)}")
         elif isinstance(e, ActionTaken):
-            word = _ACTION_WORDS.get(e.action, str(e.action))
+            word = _ACTION_WORDS[e.action]  # (ALL_IN never reaches the events)
             if e.action is ActionKind.CALL:
                 line = f"{name(e.seat)} {word} {_chips(e.amount)}"
             elif e.action in (ActionKind.BET, ActionKind.RAISE):

@@ -33,7 +33,9 @@ class Join:
     """Handshake as a new player: register under a name and get a session token.
 
     Attributes:
-        name: 1-24 characters, no control characters; must not be taken
+        name: 1-24 characters; normalised (NFKC, spaces), then refused if it holds
+            invisible characters or the house's names, or is taken ignoring case,
+            spacing and look-alike letters (see protocol.names)
         password: the tournament password, if the server has one
         token: a session token the client chose (version 2), sent again with the same
             name if the welcome never arrived: the server then resumes that player instead

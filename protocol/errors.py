@@ -65,7 +65,8 @@ ERROR_CODES: dict[str, str] = {
     UNAUTHORIZED: "your role may not do this (e.g. a spectator acting, a player directing)",
     BAD_TOKEN: "the session token is unknown or no longer valid",
     NAME_TAKEN: "another player already uses that name",
-    SERVER_FULL: "no seat or connection slot is free",
+    SERVER_FULL: "no connection (or spectator) room is free now; temporary: try again later, "
+    "with backoff",
     WRONG_PASSWORD: "the tournament password or director secret is wrong",
     NOT_YOUR_TURN: "it is not your turn to act",
     ILLEGAL_ACTION: "the action or amount is not legal now; the message says what is",
@@ -74,7 +75,8 @@ ERROR_CODES: dict[str, str] = {
     NOT_FOUND: "the table, hand or player named in the request does not exist",
     INVALID_STATE: "the request cannot be done in the tournament's current state",
     TOURNAMENT_OVER: "the tournament has finished",
-    RATE_LIMITED: "too many requests; slow down",
+    RATE_LIMITED: "too many requests (or registrations, or wrong passwords); the message says "
+    "when to try again",
     TOO_MANY_ERRORS: "too many bad requests; the connection is closed",
     TIMEOUT: "a started line was not finished in time, or the client was silent too long; "
     "the connection is closed",

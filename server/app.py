@@ -15,6 +15,7 @@ the coordinator and one task per table. Each concern is a module of its own:
 
 from __future__ import annotations
 
+import errno
 import logging
 from collections.abc import Sequence
 from functools import partial
@@ -28,6 +29,7 @@ from server.config import ServerConfig
 from server.connection import Flusher
 from server.coordinator import coordinator
 from server.fanout import announce_all, broadcast
+from server.filelimit import REFUSAL_ROOM
 from server.house import House
 from server.listener import handle_connection
 from server.store import Store
@@ -35,6 +37,8 @@ from server.tables import start_tables
 from server.tournament.tournament import Phase
 
 log = logging.getLogger("hickory.server")
+
+_OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 class Server(House):
@@ -67,9 +71,44 @@ class Server(House):
             await trio.sleep_forever()
 
     async def _accept(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED) -> None:
+        """Accept connections while there are descriptors for them: at most
+        ``max_connections`` plus ``REFUSAL_ROOM`` sockets (the latter only to be told
+        ``server_full``); past that the server stops accepting until some close, and the
+        kernel queues the rest. Connections run in ``nursery`` (the server's)."""
         with self._accepting:
-            await trio.serve_tcp(partial(handle_connection, self), self.config.port, host=self.config.host,
-                                 handler_nursery=nursery, task_status=task_status)
+            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
+            slots = trio.Semaphore(self.config.max_connections + REFUSAL_ROOM)
+            try:
+                async with trio.open_nursery() as accepting:
+                    for listener in listeners:
+                        accepting.start_soon(self._accept_from, listener, slots, nursery)
+                    task_status.started(listeners)
+            finally:
+                for listener in listeners:
+                    await trio.aclose_forcefully(listener)
+
+    async def _accept_from(self, listener: trio.SocketListener, slots: trio.Semaphore,
+                           nursery: trio.Nursery) -> None:
+        while True:
+            await slots.acquire()
+            try:
+                stream = await listener.accept()
+            except OSError as exc:
+                slots.release()
+                if exc.errno not in _OUT_OF_DESCRIPTORS:
+                    raise
+                log.error("cannot accept a connection (%s): the process is out of file descriptors", exc.strerror)
+                await trio.sleep(0.1)
+                continue
+            nursery.start_soon(self._connection, stream, slots)
+
+    async def _connection(self, stream: trio.SocketStream, slots: trio.Semaphore) -> None:
+        self.sockets += 1
+        try:
+            await handle_connection(self, stream)
+        finally:
+            self.sockets -= 1
+            slots.release()
 
     def _news(self, msg: m.ServerMessage, receivers: Sequence[Client], bodies: dict[int, bytes | None]) -> None:
         """The herald's way out: a part of the room, the message's encodings kept."""

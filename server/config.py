@@ -15,8 +15,12 @@ from typing import Any
 import attrs
 
 from poker.actions import Ruleset
+from protocol.framing import MAX_SERVER_LINE
 from server.tournament.errors import TournamentError
 from server.tournament.settings import Settings
+
+MAX_PLAYERS = 1500
+"""The most players a server takes: its lobby of that many stays under ``MAX_SERVER_LINE``."""
 
 
 @attrs.frozen(kw_only=True)
@@ -45,9 +49,24 @@ class ServerConfig:
     seed_window: float = 1.0  # longest wait for the players' seeds before a deal (docs/fairness.md)
     bots: int = 0
     bot_strategy: str = "solid"
-    max_connections: int = 2000
+    max_connections: int = 2000  # lowered at start-up to what the file limit can hold
+    max_connections_per_address: int = 32  # connections from one address that are not a seated player's
     max_players: int = 1000
+    max_spectators_per_table: int = 50  # each watcher costs every broadcast at the table one more send
     max_line: int = 65536
+    lines_per_second: float = 400.0  # lines read from one connection per second (one refused counts 5)
+    line_burst: int = 800  # ... and at once; past it the server reads that connection more slowly
+    queued_per_connection: int = 4  # actions and sit-outs one connection may have waiting at its table
+    lobby_per_minute: float = 30.0  # lobby requests per connection
+    standings_per_minute: float = 30.0
+    snapshot_per_minute: float = 60.0
+    history_per_minute: float = 20.0
+    status_per_minute: float = 20.0  # sit_out and call_director per connection
+    joins_per_minute_per_address: float = 30.0  # registrations from one address
+    joins_per_minute: float = 300.0  # registrations from everyone together
+    failures_before_lockout: int = 5  # wrong passwords, secrets or tokens from one address
+    lockout_seconds: float = 60.0  # first lockout; each further one doubles, up to an hour
+    failures_per_minute: float = 60.0  # wrong guesses from everyone together
     handshake_timeout: float = 10.0
     line_timeout: float = 10.0  # a started line must be finished within this (slowloris)
     ping_interval: float = 20.0
@@ -60,6 +79,18 @@ class ServerConfig:
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
     metrics: Path | None = None  # keep latency, loop-step and GC figures; rewrite this JSON file every second
     metrics_stacks: bool = False  # diagnosis: note what a slow loop step was doing (a sampling thread)
+    # Reproducible games for tests and demos: seeds the seat draw of a new tournament and
+    # every deck. Never in a real tournament: whoever knows the seed knows every card.
+    seed: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not 1 <= self.max_players <= MAX_PLAYERS:
+            raise ValueError(f"max_players must be from 1 to {MAX_PLAYERS} (the lobby lists every "
+                             f"player in one line of at most {MAX_SERVER_LINE} bytes); got {self.max_players}")
+        for name in ("max_connections", "max_connections_per_address", "line_burst", "queued_per_connection",
+                     "failures_before_lockout", "max_spectators_per_table"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
 
     def tournament_settings(self, deadline: float | None) -> Settings:
         kwargs: dict[str, Any] = {}
@@ -78,6 +109,11 @@ class ServerConfig:
             deadline=deadline,
             **kwargs,
         )
+
+    def dial_host(self) -> str:
+        """The address a program on this machine dials to reach the server (the built-in
+        bots): the listening address, or loopback when the server listens on every address."""
+        return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(self.host, self.host)
 
     def deadline_wall(self, now: dt.datetime) -> dt.datetime | None:
         """The deadline as a wall-clock time: the one given, or the next local midnight."""
@@ -149,7 +185,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", type=int, help="fill this many seats with built-in bots")
     p.add_argument("--bot-strategy", choices=["random", "calling-station", "solid"], help="the built-in bots' strategy (default solid)")
     p.add_argument("--max-connections", type=int, help=f"refuse connections past this (default {d.max_connections})")
+    p.add_argument("--max-connections-per-address", type=int,
+                   help="connections from one address that are not a seated player's: handshakes, "
+                        f"spectators, the director (default {d.max_connections_per_address})")
+    p.add_argument("--max-players", type=int, help=f"players who may join (default {d.max_players})")
+    p.add_argument("--max-spectators-per-table", type=int,
+                   help=f"spectators watching one table (default {d.max_spectators_per_table}; more watch the lobby)")
     p.add_argument("--max-line", type=int, help=f"longest protocol line in bytes (default {d.max_line})")
+    p.add_argument("--joins-per-minute-per-address", type=float,
+                   help=f"registrations from one address per minute (default {d.joins_per_minute_per_address:g})")
+    p.add_argument("--joins-per-minute", type=float,
+                   help=f"registrations from everyone per minute (default {d.joins_per_minute:g})")
     p.add_argument("--port-file", type=Path, help="write the bound port to this file (for scripts)")
     p.add_argument("--clock-port", type=int,
                    help="serve the tournament clock for the room's screen on this HTTP port, at the "
@@ -160,6 +206,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the log at exit")
     p.add_argument("--metrics-stacks", action="store_true",
                    help="with --metrics: also note the stack of every slow event-loop step (diagnosis; costs a little)")
+    p.add_argument("--seed", type=int, help="TESTS AND DEMOS ONLY: seed the seat draw and every deck "
+                                            "(whoever knows it knows every card)")
 
 
 _FIELDS = {f.name for f in attrs.fields(ServerConfig)}
@@ -192,9 +240,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             values[name] = Path(values[name])
     if "ruleset" in values:
         values["ruleset"] = Ruleset(values["ruleset"])
-    config = ServerConfig(**values)
     try:
+        config = ServerConfig(**values)
         config.tournament_settings(None)  # the tournament's own checks, said before starting
-    except TournamentError as exc:
+    except (TypeError, ValueError, TournamentError) as exc:
         raise SystemExit(f"hickory-server: {exc}") from None
     return config

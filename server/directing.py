@@ -80,7 +80,7 @@ async def run_command(h: House, cmd: m.Command) -> None:
         if isinstance(cmd, m.MovePlayerCommand):
             payload.update(table=cmd.table, seat=cmd.seat)
         elif isinstance(cmd, m.AdjustChipsCommand):
-            payload["delta"] = cmd.chips - t.stack_of(player_id)
+            payload["chips"] = cmd.chips  # the stack to set, worked out when it applies
     elif isinstance(cmd, m.AnnounceCommand):
         payload["text"] = cmd.text
     elif isinstance(cmd, m.LateRegistrationCommand):

@@ -18,8 +18,10 @@ from typing import Any, Protocol
 import attrs
 import trio
 
+import protocol.messages as m
 from poker.events import Event
 from poker.hand import Hand
+from protocol import names
 from server.clients import Client, PlayerState
 from server.config import ServerConfig
 from server.director_key import digest, new_secret
@@ -27,8 +29,9 @@ from server.fairness import FairDealer, tournament_id_for
 from server.herald import Herald
 from server.journal import Journal
 from server.metrics import Metrics
+from server.ratelimit import Doorman
 from server.store import Store
-from server.tournament.tournament import Location, Tournament
+from server.tournament.tournament import Location, Phase, Tournament
 
 SOFTWARE = "hickory-server 0.1.0"
 
@@ -73,6 +76,10 @@ class TableHandle(Protocol):
 
     def post(self, cmd: TableCommand) -> bool: ...
 
+    def waiting_for(self, client: Client) -> int:
+        """Commands from ``client`` in the inbox, not yet taken by the table."""
+        ...
+
 
 class Watcher:
     """Something that wants to know what happens at the tables: tests that audit every
@@ -115,7 +122,20 @@ class House:
         self._time_base = 0.0
         self.next_conn = 0
         self.port: int | None = None
-        self.lobby_dirty = False
+        self.lobby_generation = 0  # +1 whenever something the lobby or standings show changes
+        self._lobby_dirty = False
+        self.pictures: dict[str, Any] = {}  # snapshots.Picture: the lobby and standings, by what they show
+        self.lobby_entries: dict[str, tuple[tuple[object, ...], m.LobbyPlayer]] = {}  # reused if unchanged
+        self.doorman = Doorman(
+            joins_per_minute_per_address=config.joins_per_minute_per_address,
+            joins_per_minute=config.joins_per_minute,
+            failures_before_lockout=config.failures_before_lockout,
+            lockout_seconds=config.lockout_seconds,
+            failures_per_minute=config.failures_per_minute,
+            allowance={config.dial_host(): config.bots} if config.bots else None,
+        )
+        self.sockets = 0  # accepted sockets still open (at most max_connections + REFUSAL_ROOM)
+        self.pending: dict[Client, None] = {}  # connections before their handshake, oldest first
         self.lobby_share: Any = None  # snapshots.shared_lobby: the lobby being built for joins
         self.freeze_gc = False  # serve.py: freeze the collector's view once everyone is seated
         self.joins_in_flight = 0  # joins between their welcome and their lobby: no start meanwhile
@@ -140,6 +160,39 @@ class House:
     @property
     def paused_for_store(self) -> str | None:
         return self.journal.failed
+
+    @property
+    def lobby_dirty(self) -> bool:
+        """The lobby changed since the coordinator last pushed it (and the cached lobby and
+        standings are out of date: each change counts in ``lobby_generation``)."""
+        return self._lobby_dirty
+
+    @lobby_dirty.setter
+    def lobby_dirty(self, value: bool) -> None:
+        if value:
+            self.lobby_generation += 1
+        self._lobby_dirty = value
+
+    # -- room ------------------------------------------------------------------------------
+
+    def handshake_room(self) -> int:
+        """Connections kept free for handshakes in progress (a player coming back first
+        connects, then resumes): spectators never take these."""
+        return max(8, self.config.max_connections // 50)
+
+    def spectator_room(self) -> int:
+        """How many spectators and directors may be connected: what is left once every
+        player still in the tournament has a connection kept for them."""
+        t = self.tournament
+        players = len(t.players_in()) if t.phase is not Phase.REGISTERING else len(self.players)
+        return self.config.max_connections - players - self.handshake_room()
+
+    def table_has_room(self, table_id: int) -> bool:
+        """A spectator may watch this table: it has fewer than ``max_spectators_per_table``
+        watchers (spectators, players who are out; each costs every broadcast there one more
+        send; directors do not count)."""
+        watching = sum(1 for c in self.viewers if c.watching == table_id and c.role != "director")
+        return watching < self.config.max_spectators_per_table
 
     # -- time ---------------------------------------------------------------------------
 
@@ -170,6 +223,10 @@ class House:
         if loc is not None and not loc.waiting:
             self._where[player_id] = loc.table_id
         return loc
+
+    def player_named(self, name: str) -> str | None:
+        """The id of the player with this name, compared as names are (``protocol.names.key``)."""
+        return self.by_name.get(names.key(name))
 
     def seen_at(self, player_id: str, table_id: int) -> None:
         """A hint for ``locate``: the player was just seated or moved there."""

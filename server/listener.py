@@ -3,29 +3,37 @@
 Nothing a client sends can escape ``handle_connection``: a bad line is answered with a
 coded error, too many in a row close the connection, and an internal error closes only
 that connection. Deadlines bound the handshake, a started line (slowloris) and silence
-(ping, then close).
+(ping, then close). Limits bound what one connection can cost: room for it at all
+(``_admit``), and the lines read from it per second (a flood is read no faster than that).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sys
+from functools import partial
 
 import trio
 
 import protocol.errors as E
 import protocol.messages as m
-from protocol.codec import decode_client, error_reply
+from protocol.codec import decode_client, encode, error_reply, stamp
 from protocol.errors import ProtocolError
 from protocol.framing import LineBuffer
 from server.clients import Client
 from server.connection import Connection
 from server.fanout import reply_error
 from server.house import SOFTWARE, House
+from server.ratelimit import TokenBucket
 from server.routes import dispatch
-from server.sessions import detach
+from server.sessions import detach, release_guest
 from server.tournament.errors import TournamentError
 
 log = logging.getLogger("hickory.server")
+
+REFUSED_COST = 5
+"""Lines of a connection's read budget a line answered with an error costs."""
 
 
 async def handle_connection(h: House, stream: trio.SocketStream) -> None:
@@ -35,17 +43,19 @@ async def handle_connection(h: House, stream: trio.SocketStream) -> None:
         host, port = stream.socket.getpeername()[:2]
         peer = f"{host}:{port}"
     except OSError:
-        peer = "?"
+        host, peer = "?", "?"
+    refusal = _admit(h, host)
+    if refusal is not None:
+        log.info("<conn %d %s> refused: %s", h.next_conn, peer, refusal)
+        _refuse(stream, refusal)
+        return
     conn = Connection(stream, conn_id=h.next_conn, peer=peer,
                       max_queue_bytes=h.config.send_queue_bytes,
                       send_timeout=h.config.send_timeout)
-    client = Client(conn=conn)
+    client = Client(conn=conn, host=host, guest=True)
     try:
-        if len(h.clients) >= h.config.max_connections:
-            client.send(m.Error(code=E.SERVER_FULL, message="the server is full; try again later", fatal=True))
-            await conn.flush_and_close("server full")
-            return
         h.clients.add(client)
+        h.pending[client] = None
         log.info("%r connected", conn)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(conn.run_writer)
@@ -57,6 +67,8 @@ async def handle_connection(h: House, stream: trio.SocketStream) -> None:
     finally:
         h.clients.discard(client)
         h.viewers.discard(client)
+        h.pending.pop(client, None)
+        release_guest(h, client)
         detach(h, client)
         with trio.CancelScope(shield=True):
             with trio.move_on_after(1):
@@ -66,6 +78,72 @@ async def handle_connection(h: House, stream: trio.SocketStream) -> None:
                     pass
 
 
+def _admit(h: House, host: str) -> str | None:
+    """Room for a new connection from ``host`` (and it is counted), or why not (sent as
+    ``server_full``; the client retries).
+
+    A connection that is not a seated player's (a handshake in progress, a spectator, the
+    director) counts against its address's ``max_connections_per_address`` until it joins
+    or resumes as a player, so one machine cannot hold the room. Every connection counts
+    against ``max_connections``; when they are all taken, the one that has waited longest
+    for its handshake makes room (then the spectator connected longest). Spectators are
+    also kept out of the room held for the players (``House.spectator_room``), so a
+    player coming back always finds one of these: a seated player is never turned away.
+    """
+    c = h.config
+    limit = h.doorman.guest_limit(host, c.max_connections_per_address)
+    address = h.doorman.at(host, trio.current_time())
+    if address.guests >= limit:
+        return (f"too many connections from your address ({limit} that are not a seated player's); "
+                "close some, or try again in a minute")
+    if len(h.clients) >= c.max_connections and not _make_room(h):
+        return f"the server is full ({c.max_connections} connections); try again in a minute"
+    address.guests += 1
+    return None
+
+
+_REFUSALS: dict[str, bytes] = {}
+
+
+def _refuse(stream: trio.SocketStream, reason: str) -> None:
+    """Turn a connection away as cheaply as can be, since a flood is made of these: its one
+    line (``server_full``, fatal, seq 1; a few hundred bytes always fit the socket's
+    buffer) in one non-blocking write, then close."""
+    line = _REFUSALS.get(reason)
+    if line is None:
+        if len(_REFUSALS) > 100:
+            _REFUSALS.clear()
+        line = _REFUSALS[reason] = stamp(encode(m.Error(code=E.SERVER_FULL, message=reason, fatal=True)), 1) + b"\n"
+    if sys.platform != "win32":  # (there, sockets are no files: just the close)
+        try:
+            os.write(stream.socket.fileno(), line)
+        except OSError:
+            pass
+    stream.socket.close()
+
+
+def _make_room(h: House) -> bool:
+    """Close the connection waiting longest for its handshake, else the spectator
+    connected longest, for a newcomer (who may be a player coming back)."""
+    victim = next(iter(h.pending), None)
+    if victim is None:
+        spectators = [v for v in h.viewers if v.role == "spectator"]
+        if not spectators:
+            return False
+        victim = min(spectators, key=lambda v: v.conn.conn_id)
+    h.pending.pop(victim, None)
+    h.viewers.discard(victim)
+    h.clients.discard(victim)
+    log.info("%r closed to make room for a new connection", victim.conn)
+    victim.send(m.Error(code=E.SERVER_FULL, fatal=True,
+                        message="the server is full and needed this connection's room; try again later"))
+    if h.nursery is not None:
+        h.nursery.start_soon(partial(victim.conn.flush_and_close, "closed to make room", timeout=1.0))
+    else:
+        victim.conn.close("closed to make room")
+    return True
+
+
 async def _reader(h: House, client: Client) -> None:
     c = h.config
     conn = client.conn
@@ -73,6 +151,10 @@ async def _reader(h: House, client: Client) -> None:
     buf = LineBuffer(c.max_line)
     client.send(m.Hello(protocol=m.PROTOCOL_NAME, versions=m.SUPPORTED_VERSIONS, server=SOFTWARE,
                         tournament=h.tournament.settings.name, max_line=c.max_line))
+    # This connection's share of the server: lines past the budget are read later, so a
+    # flood costs the server at most ``lines_per_second`` lines of work (the rest waits in
+    # the kernel's buffers, and then in the flooder's own).
+    budget = TokenBucket(rate=c.lines_per_second, burst=c.line_burst)
     handshake_deadline = trio.current_time() + c.handshake_timeout
     last_rx = trio.current_time()
     line_started: float | None = None
@@ -115,12 +197,26 @@ async def _reader(h: House, client: Client) -> None:
             await _fatal(client, exc.code, exc.message)
             return
         line_started = (now if line_started is None else line_started) if buf.has_partial else None
+        held = 0.0  # time this connection waited for its budget: not the client's slowness
         for line in lines:
+            if budget.take(trio.current_time()) > 0:
+                # Out of budget: wait for a tenth of a second's worth (one wake-up per
+                # batch of lines, not per line, keeps even the waiting cheap).
+                wait = budget.wait_time(trio.current_time(), min(c.line_burst, max(1.0, c.lines_per_second / 10)))
+                await trio.sleep(wait)
+                held += wait
+                budget.take(trio.current_time())
             if not line.strip():
                 continue
-            await _handle_line(h, client, line)
+            if await _handle_line(h, client, line):
+                # A refused line costs more of the budget: a flood of them (a stale action,
+                # a request past its budget) is read at a fifth of the pace.
+                budget.charge(trio.current_time(), REFUSED_COST - 1)
             if conn.closed:
                 return
+        last_rx += held
+        if line_started is not None:
+            line_started += held
 
 
 async def _fatal(client: Client, code: str, message: str) -> None:
@@ -128,7 +224,8 @@ async def _fatal(client: Client, code: str, message: str) -> None:
     await client.conn.flush_and_close(message)
 
 
-async def _handle_line(h: House, client: Client, line: bytes) -> None:
+async def _handle_line(h: House, client: Client, line: bytes) -> bool:
+    """Decode and answer one line; True if it was refused with an error."""
     try:
         msg = decode_client(line, client.version if client.role else None)
     except ProtocolError as exc:
@@ -137,11 +234,22 @@ async def _handle_line(h: House, client: Client, line: bytes) -> None:
         if client.errors >= h.config.max_errors:
             await _fatal(client, E.TOO_MANY_ERRORS,
                          f"{client.errors} bad messages in a row; closing the connection")
-        return
+        return True
     client.errors = 0
     try:
         await dispatch(h, client, msg)
     except ProtocolError as exc:
         client.send(error_reply(exc, getattr(msg, "id", None)))
+        return True
     except TournamentError as exc:
         reply_error(client, E.INVALID_STATE, str(exc), getattr(msg, "id", None))
+        return True
+    except Exception:
+        # A bug in handling one request: logged, and the client is told before its
+        # connection (only its own) is closed; a player resumes.
+        log.exception("%r: internal error handling %s; connection closed", client.conn, type(msg).TYPE)
+        client.send(m.Error(id=getattr(msg, "id", None), code=E.INTERNAL, fatal=True,
+                            message=f"the server failed on this {type(msg).TYPE} and closes the "
+                                    "connection; it may or may not have been applied"))
+        await client.conn.flush_and_close("internal error")
+    return False

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from poker.actions import Ruleset
+from protocol import names
 from server import director_key
 from server.app import Server
 from server.clients import PlayerState
@@ -337,7 +338,7 @@ def replay_log(
 def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) -> None:
     server.players[pid] = PlayerState(player_id=pid, name=name, token_hash=tokens.get(pid, ""),
                                       bank=server.config.time_bank)
-    server.by_name[name.casefold()] = pid
+    server.by_name[names.key(name)] = pid
     if tokens.get(pid):
         server.by_token_hash[tokens[pid]] = pid
 

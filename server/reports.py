@@ -32,6 +32,7 @@ import attrs
 from poker.actions import Ruleset
 from poker.events import Event, HandShown, HoleCardsDealt
 from poker.history import HandInfo, HistoryError, to_phh, to_text
+from protocol.names import is_invisible, printable
 from server.app import Server
 from server.config import ServerConfig
 from server.records import event_from_json
@@ -287,6 +288,8 @@ def export_history(
                     text = f"[{hand.hand_no}]\n{text}"
             else:
                 text = to_text(hand.parsed(), info, viewer=viewer, reveal_all=reveal_all)
+                # For a terminal: a name's invisible or bidi characters shown as codes.
+                text = "\n".join(printable(line) for line in text.split("\n"))
         except (HistoryError, KeyError, ValueError) as exc:
             if err is not None:
                 print(f"hand #{hand.hand_no} cannot be exported: {exc}", file=err)
@@ -379,9 +382,31 @@ def standings_data(server: Server) -> dict[str, Any]:
     }
 
 
+def json_text(data: object) -> str:
+    """JSON with invisible and bidi characters escaped (``\\u202e``): the same data, but
+    a terminal it is printed on shows them as codes instead of obeying them."""
+    text = json.dumps(data, ensure_ascii=False)
+    if not any(is_invisible(ch) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if not is_invisible(ch):
+            out.append(ch)
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+    return "".join(out)
+
+
 def format_standings(data: dict[str, Any]) -> str:
+    """The standings as text for a terminal; names are printed through ``printable``, so
+    a name with a right-to-left override or an invisible character cannot rearrange or
+    hide the lines around it."""
     lines = [
-        f"{data['name']}: {data['state']}, {data['players']} players, {data['players_left']} left",
+        f"{printable(data['name'])}: {data['state']}, {data['players']} players, {data['players_left']} left",
     ]
     if data["state"] != "registering":
         lines.append(
@@ -389,9 +414,10 @@ def format_standings(data: dict[str, Any]) -> str:
             f"{data['hands_dealt']} hands dealt, tables {', '.join(map(str, data['tables'])) or 'none'}"
         )
     lines.append("")
-    width = max([6, *(len(p["name"]) for p in data["places"])])
+    shown = [printable(p["name"]) for p in data["places"]]
+    width = max([6, *(len(name) for name in shown)])
     lines.append(f"{'Place':>5}  {'Player':<{width}}  {'Chips':>12}")
-    for p in data["places"]:
+    for p, name in zip(data["places"], shown, strict=True):
         place = "-" if p["place"] is None else str(p["place"])
         if p.get("removed"):
             note = "removed by the director"
@@ -403,10 +429,10 @@ def format_standings(data: dict[str, Any]) -> str:
         else:
             note = ""
         chips = "" if p["eliminated"] else f"{p['chips']:,}"
-        lines.append(f"{place:>5}  {p['name']:<{width}}  {chips:>12}  {note}".rstrip())
+        lines.append(f"{place:>5}  {name:<{width}}  {chips:>12}  {note}".rstrip())
     if data["trophies"]:
         lines.append("")
-        lines += [f"{tr['title']}: {tr['name']}" for tr in data["trophies"]]
+        lines += [f"{printable(tr['title'])}: {printable(tr['name'])}" for tr in data["trophies"]]
     if data["state"] != "registering":
         lines.append("")
         total = data["chips_in_play"] + data["adjustment"]
@@ -441,7 +467,7 @@ def run_standings(args: argparse.Namespace) -> int:
     data = standings_data(server)
     data["set_aside"] = set_aside
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data) + "\n")
     elif args.format == "csv":
         sys.stdout.write(results_csv(data))
     elif args.format == "html":

@@ -1,7 +1,12 @@
 """What a seated player asks of their table: act, sit out, come back, call the floor.
 
-Actions are not checked here: they go to the table's task, which alone knows the hand
-(``tables.py``). A full inbox refuses the request instead of blocking the reader.
+Actions are checked by the table's task, which alone knows the hand (``tables.py``). The
+table's inbox is shared by everyone at it, so each connection gets a fair share of it: an
+action for another hand, between hands, or from a player who is plainly not the one to act
+is refused here, at once, without reaching the table; and a connection may have at most
+``queued_per_connection`` requests waiting in the inbox (an honest client has one).
+Whatever one connection floods in then costs only that connection: the others' actions
+never wait behind it or get refused.
 """
 
 from __future__ import annotations
@@ -11,7 +16,21 @@ import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
 from server.fanout import set_sitting_out, tournament_events
-from server.house import House, TableCommand
+from server.house import House, TableCommand, TableHandle
+from server.queries import spend
+
+
+def _runner(h: House, client: Client) -> TableHandle | None:
+    """The task of the table the player sits at (not one they watch)."""
+    loc = h.locate(client.player_id) if client.player_id is not None else None
+    return h.runners.get(loc.table_id) if loc is not None else None
+
+
+def _post(h: House, client: Client, runner: TableHandle, cmd: TableCommand) -> None:
+    limit = h.config.queued_per_connection
+    if runner.waiting_for(client) >= limit or not runner.post(cmd):
+        raise ProtocolError(E.RATE_LIMITED, f"you already have {runner.waiting_for(client)} requests "
+                                            "waiting at your table; wait for their replies")
 
 
 async def act(h: House, client: Client, msg: m.Act) -> None:
@@ -19,22 +38,44 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
         raise ProtocolError(E.UNAUTHORIZED, "spectators and the director do not act")
     if h.tournament.finished:
         raise ProtocolError(E.TOURNAMENT_OVER, "the tournament is over")
-    loc = h.locate(client.player_id)  # the table they sit at, not one they watch
-    runner = h.runners.get(loc.table_id) if loc is not None else None
+    runner = _runner(h, client)
     if runner is None:
         raise ProtocolError(E.NOT_SEATED, "you are not seated at a table in play")
-    if not runner.post(TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client)):
-        raise ProtocolError(E.RATE_LIMITED, "too many requests queued at your table")
+    # Refused here, by the reader, what the table would refuse anyway: it never sees it.
+    turn = runner.turn
+    table = h.tournament.tables.get(runner.table_id)
+    if table is None:  # broken while the player was on the way: its task ends, as ever
+        _post(h, client, runner, TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client))
+        return
+    hand = table.hand
+    in_play = hand is not None and not hand.is_over
+    if hand is not None and msg.hand_no != hand.hand_no:
+        raise ProtocolError(E.STALE_HAND, f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} "
+                                          + ("is being played" if in_play else "was the last one here"),
+                            "act.hand_no")
+    if not in_play:
+        raise ProtocolError(E.NOT_YOUR_TURN, "no hand is being played at your table")
+    if h.players[client.player_id].sitting_out:
+        pass  # acting on this hand is how a sitting-out player says "I'm back": the table takes it
+    elif turn is None or turn.player_id != client.player_id:
+        raise ProtocolError(E.NOT_YOUR_TURN, "not your turn" + (f": seat {turn.seat} is to act" if turn else ""))
+    _post(h, client, runner, TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client))
 
 
 async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) -> None:
     kind = "sit_out" if isinstance(msg, m.SitOut) else "im_back"
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players sit out and come back")
-    loc = h.locate(client.player_id)
-    runner = h.runners.get(loc.table_id) if loc is not None else None
-    if runner is None or not runner.post(TableCommand(kind=kind, player_id=client.player_id)):
+    if kind == "sit_out":
+        # Sitting out changes what the table shows (told to everyone there, stored): it has a
+        # budget. Saying "I'm back" again changes nothing, so only the read budget and the
+        # inbox share bound it (clients say it again freely).
+        spend(h, client, "status")
+    runner = _runner(h, client)
+    if runner is None:
         set_sitting_out(h, client.player_id, kind == "sit_out")
+    else:
+        _post(h, client, runner, TableCommand(kind=kind, player_id=client.player_id, client=client))
     if msg.id is not None:
         client.send(m.Ack(id=msg.id))
 
@@ -42,6 +83,7 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
 async def call_director(h: House, client: Client, msg: m.CallDirector) -> None:
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players call the director")
+    spend(h, client, "status")
     now = h.now()
     events = h.tournament.call_floor(now, client.player_id, msg.message)
     # The call waits in the director's queue: stored, so a restart keeps it open.

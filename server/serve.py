@@ -1,7 +1,9 @@
 """``hickory-server`` (serve): start or resume a tournament and run it until stopped.
 
 Prints where players connect and the director's secret, logs to stderr, and on SIGINT or
-SIGTERM stops accepting, says goodbye to every client and exits cleanly. Everything is in
+SIGTERM stops accepting, says goodbye to every client and exits cleanly. At start it
+raises its soft open-file limit to the hard one and holds no more connections than the
+limit leaves room for. Everything is in
 the database already (store, then send), so a stop at any moment loses nothing.
 """
 
@@ -10,15 +12,18 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import random
 import signal
 import subprocess
 import sys
 
+import attrs
 import trio
 
 from server.app import Server
 from server.clock import ClockPortError
 from server.config import ServerConfig, add_arguments, config_from_args
+from server.filelimit import connection_capacity, raise_file_limit
 from server.memory import freeze_long_lived, tune_collector
 from server.recovery import open_server
 from server.store import StoreError
@@ -66,10 +71,24 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
                 break
 
 
+def fit_to_file_limit(config: ServerConfig, open_files: int) -> ServerConfig:
+    """``config`` with ``max_connections`` lowered to what ``open_files`` descriptors can
+    hold (and a warning saying so): a server must never accept more connections than it
+    can keep, or it fails wherever it next opens a file."""
+    fits = connection_capacity(config.max_connections, open_files)
+    if fits >= config.max_connections:
+        return config
+    message = (f"max_connections lowered from {config.max_connections} to {fits}: the open-file "
+               f"limit is {open_files} (raise it with 'ulimit -n' or in the service's limits)")
+    log.warning("%s", message)
+    print(f"hickory-server: {message}", file=sys.stderr, flush=True)
+    return attrs.evolve(config, max_connections=fits)
+
+
 def bot_command(config: ServerConfig, port: int) -> list[str]:
     """``hickory-bot`` for the built-in bots: ordinary clients, dialling the address the
     server listens on (loopback when it listens on every address), with its password."""
-    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(config.host, config.host)
+    host = config.dial_host()
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     cmd = [sys.executable, "-m", "client.botcli", address, "--name", "bot", "--count", str(config.bots),
            "--strategy", config.bot_strategy, "--until-stdin-closes"]
@@ -123,12 +142,18 @@ def serve(args: argparse.Namespace) -> int:
     )
     config: ServerConfig = config_from_args(args)
     tune_collector()
+    config = fit_to_file_limit(config, raise_file_limit())
     try:
-        server = open_server(config)
+        server = open_server(config, seed=config.seed)
     except StoreError as exc:
         print(f"hickory-server: {exc}", file=sys.stderr)
         return 2
     server.freeze_gc = True
+    if config.seed is not None:
+        log.warning("--seed %d: the decks are predictable; never use it for a real tournament", config.seed)
+        # Seeded from the hands dealt so far too: after a restart the decks go on from a
+        # state of their own, not from the first deck again.
+        server.deck_rng = random.Random(f"{config.seed}/{server.tournament.hands_dealt}")
     try:
         trio.run(run_server, server)
     except BaseException as exc:

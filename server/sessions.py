@@ -15,12 +15,20 @@ import trio
 
 import protocol.errors as E
 import protocol.messages as m
+from protocol import names
 from protocol.errors import ProtocolError
 from server.clients import Client, PlayerState, token_hash
 from server.director_key import matches
 from server.fanout import director_called, player_status, send_your_turn, tournament_events, watch
 from server.house import House
-from server.snapshots import lobby_message, send_result_if_over, shared_lobby, snapshot_for
+from server.ratelimit import seconds_text
+from server.snapshots import (
+    lobby_picture,
+    send_picture,
+    send_result_if_over,
+    shared_lobby,
+    snapshot_for,
+)
 from server.store import Record
 from server.tournament.events import FloorCalled
 from server.tournament.tournament import Phase
@@ -39,37 +47,54 @@ async def handshake(h: House, client: Client, msg: m.Handshake) -> None:
         await _spectate(h, client, msg)
     else:
         await _director_login(h, client, msg)
+    if client.role:
+        h.pending.pop(client, None)  # no longer the first to make room for a newcomer
 
 
 async def _join(h: House, client: Client, msg: m.Join) -> None:
     t = h.tournament
-    if h.config.password is not None and not hmac.compare_digest(
-        (msg.password or "").encode(), h.config.password.encode()
-    ):
-        raise ProtocolError(E.WRONG_PASSWORD, "wrong password for this tournament")
-    taken = h.by_name.get(msg.name.casefold())
+    try:
+        name: str | None = names.normalize(msg.name)
+        refused: str | None = None
+    except names.NameRefused as exc:
+        name, refused = None, exc.message
+    taken = h.by_name.get(names.key(name)) if name is not None else None
     if taken is not None and msg.token is not None and \
             hmac.compare_digest(h.players[taken].token_hash, token_hash(msg.token)):
         # The same client again: its join was stored but the welcome was lost (a crash, a
         # cut line). It proves itself with the token it chose, and resumes its seat.
         await _resume(h, client, m.Resume(id=msg.id, version=msg.version, token=msg.token))
         return
+    # The state before the password: after the start, or when full, a password is never
+    # checked, so guessing it then tells nothing.
     if not t.registration_open():  # before the name: a new name would not help
         late = "" if t.late_until is None else f" (late registration closed at the end of level {t.late_until})"
         raise ProtocolError(E.INVALID_STATE, f"registration is closed: the tournament has started{late}")
+    if len(h.players) >= h.config.max_players:
+        raise ProtocolError(E.INVALID_STATE, f"the tournament is full: {h.config.max_players} players have joined")
+    if h.config.password is not None:
+        _may_guess(h, client)
+        if not hmac.compare_digest((msg.password or "").encode(), h.config.password.encode()):
+            _failed(h, client, "wrong password")
+            raise ProtocolError(E.WRONG_PASSWORD, "wrong password for this tournament")
+        h.doorman.succeeded(client.host, trio.current_time())
+    if name is None:
+        raise ProtocolError(E.INVALID_FIELD, refused or "not a name", "join.name")
     if taken is not None:
         raise ProtocolError(
             E.NAME_TAKEN,
-            f"the name {msg.name!r} is taken; pick another, or resume with your session token",
+            f"the name {name!r} is taken (names are compared ignoring case, spaces, punctuation "
+            "and look-alike letters); pick another, or resume with your session token",
         )
-    if len(h.players) >= h.config.max_players:
-        raise ProtocolError(E.SERVER_FULL, "the tournament is full")
+    wait, why = h.doorman.join_wait(client.host, trio.current_time())
+    if wait > 0:
+        raise ProtocolError(E.RATE_LIMITED, f"{why}; try again in {seconds_text(wait)}")
     token = msg.token if msg.token is not None else secrets.token_urlsafe(24)
     h.joins_in_flight += 1  # the start waits until this player has the lobby (welcome, lobby, snapshot)
     try:
-        player_id = await register(h, msg.name, token)
+        player_id = await register(h, name, token)
         ps = h.players[player_id]
-        _attach(client, ps)
+        _attach(h, client, ps)
         loc = h.locate(player_id)  # a late entry has a seat already
         client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
                               name=ps.name, token=token, table=loc.table_id if loc else None,
@@ -86,10 +111,13 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
 
 async def _resume(h: House, client: Client, msg: m.Resume) -> None:
     t = h.tournament
+    _may_guess(h, client)
     await h.journal.settled()  # then no await until the snapshot is sent
     player_id = by_token(h, msg.token)
     if player_id is None:
+        _failed(h, client, "unknown session token")
         raise ProtocolError(E.BAD_TOKEN, "unknown session token; join with a new name instead")
+    h.doorman.succeeded(client.host, trio.current_time())
     ps = h.players[player_id]
     old = ps.client
     # Taking over from a live connection: the seat never went away, so nobody is told.
@@ -106,12 +134,12 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
             h.nursery.start_soon(old.conn.flush_and_close, "replaced by a new connection")
         else:
             old.conn.close("replaced by a new connection")
-    _attach(client, ps)
+    _attach(h, client, ps)
     loc = h.locate(player_id)
     client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
                           name=ps.name, token=None, table=loc.table_id if loc else None,
                           seat=loc.seat if loc else None))
-    client.send(lobby_message(h))
+    send_picture(client, lobby_picture(h))
     for text in h.restart_notices:
         client.send(m.Announcement(text=text, by="server", reason=None))
     if loc is None and t.phase is not Phase.REGISTERING and not t.finished:
@@ -133,30 +161,46 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
 
 async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
     t = h.tournament
+    watchers = len(h.viewers)
+    if watchers >= h.spectator_room():
+        raise ProtocolError(
+            E.SERVER_FULL,
+            f"no room for another spectator ({watchers} are watching; the other connections are "
+            "kept for the players); try again later",
+        )
+    ids = t.table_ids()
+    watching = msg.table if msg.table in t.tables else (ids[0] if ids else None)
+    if watching is not None and not h.table_has_room(watching):
+        if msg.table is not None:
+            raise ProtocolError(E.SERVER_FULL, f"table {watching} has all the spectators it takes "
+                                               f"({h.config.max_spectators_per_table}); watch another, or the lobby")
+        watching = None  # no table asked for: the lobby
     await h.journal.settled()
     client.role = "spectator"
     h.viewers.add(client)
-    ids = t.table_ids()
-    client.watching = msg.table if msg.table in t.tables else (ids[0] if ids else None)
+    client.watching = watching
     client.send(m.Welcome(id=msg.id, version=msg.version, role="spectator", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
-    client.send(lobby_message(h))
+    send_picture(client, lobby_picture(h))
     if client.watching is not None:
         client.send(snapshot_for(h, client, client.watching))
     send_result_if_over(h, client)
 
 
 async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> None:
+    _may_guess(h, client)
     if not matches(msg.secret, h.director_secret_hash):
-        await trio.sleep(0.5)  # slow down guessing
+        _failed(h, client, "wrong director secret")
         raise ProtocolError(E.WRONG_PASSWORD, "wrong director secret")
+    h.doorman.succeeded(client.host, trio.current_time())
+    log.info("director logged in from %s", client.conn.peer)
     client.role = "director"
     h.viewers.add(client)
     ids = h.tournament.table_ids()
     client.watching = ids[0] if ids else None
     client.send(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
-    client.send(lobby_message(h))
+    send_picture(client, lobby_picture(h))
     for call in h.tournament.floor.open.values():  # the queue of calls waiting for a ruling
         client.send(director_called(h, FloorCalled(
             at=call.at, player_id=call.player_id, table_id=call.table_id, seat=call.seat,
@@ -164,10 +208,37 @@ async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> Non
     send_result_if_over(h, client)
 
 
-def _attach(client: Client, ps: PlayerState) -> None:
+def _may_guess(h: House, client: Client) -> None:
+    """Before a password, secret or token is checked: refused while the address (or the
+    whole server) has had too many wrong ones, without looking at what was sent."""
+    wait, why = h.doorman.guess_wait(client.host, trio.current_time())
+    if wait > 0:
+        raise ProtocolError(E.RATE_LIMITED, f"{why}; try again in {seconds_text(wait)}")
+
+
+def _failed(h: House, client: Client, what: str) -> None:
+    """A wrong password, secret or token: logged with the address, and counted."""
+    locked = h.doorman.failed(client.host, trio.current_time())
+    log.warning("%s from %s", what, client.conn.peer)
+    if locked:
+        a = h.doorman.at(client.host, trio.current_time())
+        log.warning("%s is locked out of passwords, secrets and tokens for %s after repeated failures",
+                    client.host, seconds_text(a.locked_until - trio.current_time()))
+
+
+def _attach(h: House, client: Client, ps: PlayerState) -> None:
     client.role = "player"
     client.player_id = ps.player_id
     ps.client = client
+    release_guest(h, client)  # a seated player's connection is kept for them
+
+
+def release_guest(h: House, client: Client) -> None:
+    """The connection no longer counts against its address's room (it became a player's,
+    or it closed)."""
+    if client.guest:
+        client.guest = False
+        h.doorman.at(client.host, trio.current_time()).guests -= 1
 
 
 def by_token(h: House, token: str) -> str | None:
@@ -187,7 +258,8 @@ async def register(h: House, name: str, token: str, *, is_bot: bool = False) -> 
     events = h.tournament.register(player_id, name)
     h.players[player_id] = PlayerState(player_id=player_id, name=name, token_hash=digest,
                                        bank=h.config.time_bank, is_bot=is_bot)
-    h.by_name[name.casefold()] = player_id
+    h.by_name[names.key(name)] = player_id
+    h.lobby_dirty = True
     h.by_token_hash[digest] = player_id
     records = h.journal.input("register", {"player_id": player_id, "name": name})
     if h.store is not None:

@@ -8,14 +8,15 @@ the hand itself, so a picture cannot show a card its receiver may not see.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import attrs
 import trio
 
 import protocol.messages as m
 from poker.events import HandStarted as HandStartedEvent
 from poker.views import view_for
-from protocol.codec import encode
+from protocol.codec import encode, sendable
 from server import outbound
 from server.clients import Client
 from server.fairness import reveal_messages, speaks_fairness
@@ -57,6 +58,8 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
     # 1,000-player lobby took ~0.3 s and stalled every table meanwhile.
     seated = {p.player_id: (Location(table_id=tid, seat=seat, waiting=False), p.stack)
               for tid in t.table_ids() for seat, p in t.table(tid).seats.items()}
+    starting = t.settings.starting_stack
+    known = h.lobby_entries
     for player_id in t.registered:
         ps = h.players[player_id]
         eliminated = started and player_id not in still_in
@@ -74,12 +77,18 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
             status = "sitting_out"
         else:
             status = "playing"
-        players.append(m.LobbyPlayer(
-            player_id=int(player_id), name=ps.name,
-            chips=stack if loc is not None else (0 if started else t.settings.starting_stack),
-            table=loc.table_id if loc else None, seat=loc.seat if loc else None,
-            status=status,  # type: ignore[arg-type]
-        ))
+        chips = stack if loc is not None else (0 if started else starting)
+        table_no, seat_no = (loc.table_id, loc.seat) if loc else (None, None)
+        # Most entries are as they were last time: reuse them (a 1,000-player lobby is
+        # rebuilt on every change).
+        shown = (ps.name, chips, table_no, seat_no, status)
+        entry = known.get(player_id)
+        if entry is None or entry[0] != shown:
+            entry = known[player_id] = (shown, m.LobbyPlayer(
+                player_id=int(player_id), name=ps.name, chips=chips, table=table_no, seat=seat_no,
+                status=status,  # type: ignore[arg-type]
+            ))
+        players.append(entry[1])
     tables = [
         m.LobbyTable(table=tid, players=tuple(int(p.player_id) for _, p in sorted(table.seats.items())),
                      hand_no=table.hand.hand_no if table.hand is not None else table.last_hand_no)
@@ -146,6 +155,73 @@ async def shared_lobby(h: House) -> LobbyShare:
     else:
         await share.done.wait()
     return share
+
+
+@attrs.define(eq=False)
+class Picture:
+    """A message as it stands now (``id`` null), and its encodings per protocol version,
+    made when first asked for: the lobby and the standings are encoded once per change,
+    whoever asks and however often."""
+
+    key: object
+    msg: m.ServerMessage
+    bodies: dict[int, bytes | None] = attrs.Factory(dict)
+
+    def body(self, version: int, request_id: int | None = None) -> bytes | None:
+        """The line for a connection of ``version`` (None if that version lacks the
+        message), as the reply to request ``request_id``."""
+        if version not in self.bodies:
+            self.bodies[version] = encode(self.msg, version) if sendable(self.msg, version) else None
+        body = self.bodies[version]
+        return body if body is None or request_id is None else _with_id(body, request_id)
+
+
+def lobby_picture(h: House) -> Picture:
+    """The lobby, built once per change and reused until the next (a 1,000-player lobby is
+    milliseconds of work to build and encode, so asking for it must not build it each time).
+
+    It is keyed by ``lobby_generation`` (every change the lobby shows bumps it: stacks as
+    of the last hand's end, seats, statuses) and by the few fields that move with the clock
+    alone (the level and the time to the next).
+    """
+    t = h.tournament
+    clock: object = None
+    if t.phase is not Phase.REGISTERING:
+        info = t.level_info(h.now())
+        left = info.hands_left if info.hands_left is not None else info.seconds_left
+        clock = (info.level, None if left is None else max(0, int(math.ceil(left))))
+    key = (h.lobby_generation, t.state, clock, h.deadline_wall, t.registration_open())
+    return _cached(h, "lobby", key, lambda: lobby_message(h))
+
+
+def standings_picture(h: House) -> Picture:
+    """The standings, rebuilt only when something they show changed (ranking every player
+    costs more than sending the result)."""
+    key = (h.lobby_generation, h.tournament.finished)
+    return _cached(h, "standings", key, lambda: standings_message(h))
+
+
+def _cached(h: House, name: str, key: object, build: Callable[[], m.ServerMessage]) -> Picture:
+    hit: Picture | None = h.pictures.get(name)
+    if hit is not None and hit.key == key:
+        return hit
+    picture = h.pictures[name] = Picture(key=key, msg=build())
+    return picture
+
+
+def _with_id(body: bytes, request_id: int) -> bytes:
+    """An encoded reply (encoded with ``id`` null) as the reply to request ``request_id``:
+    ``id`` is the first field after ``type``, so it is spliced in at once."""
+    head = body.index(b',"id":null') if body.startswith(b'{"type":"') else -1
+    if head < 0 or head > 40:
+        raise ValueError("not an encoded reply with a null id")
+    return b'%b,"id":%d%b' % (body[:head], request_id, body[head + 10:])
+
+
+def send_picture(client: Client, picture: Picture, request_id: int | None = None) -> None:
+    body = picture.body(client.version, request_id)
+    if body is not None:
+        client.send_body(body)
 
 
 def snapshot_for(h: House, client: Client, table_id: int, request_id: int | None = None) -> m.TableSnapshot:

@@ -19,6 +19,7 @@ import protocol.messages as m
 from poker import events as ev
 from poker.actions import Action, ActionKind, IllegalAction
 from poker.hand import Hand
+from server.clients import Client
 from server.dealing import draw_deck, hand_dealt
 from server.fanout import (
     broadcast_hand_events,
@@ -51,13 +52,28 @@ class TableRunner:
         self.away_until: float | None = None  # when everyone is sitting out: next deal
         self.returning: set[str] = set()  # sitting out, back from the next hand (im_back in a hand)
         self.idle = False  # waiting between hands for a change (only then does a wake matter)
+        self.waiting: dict[Client, int] = {}  # commands in the inbox per connection (fair shares)
 
     def post(self, cmd: TableCommand) -> bool:
         try:
             self.send.send_nowait(cmd)
-            return True
         except trio.WouldBlock:
             return False
+        if cmd.client is not None:
+            self.waiting[cmd.client] = self.waiting.get(cmd.client, 0) + 1
+        return True
+
+    def waiting_for(self, client: Client) -> int:
+        return self.waiting.get(client, 0)
+
+    async def receive(self) -> TableCommand:
+        """The next command; it no longer counts against its connection's share."""
+        cmd = await self.inbox.receive()
+        if cmd.client is not None:
+            left = self.waiting.pop(cmd.client, 0) - 1
+            if left > 0:
+                self.waiting[cmd.client] = left
+        return cmd
 
     async def run(self) -> None:
         h = self.house
@@ -100,7 +116,7 @@ class TableRunner:
         self.idle = True
         try:
             with trio.move_on_after(timeout):
-                cmd = await self.inbox.receive()
+                cmd = await self.receive()
                 self.handle_idle(cmd)
         finally:
             self.idle = False
@@ -108,8 +124,8 @@ class TableRunner:
     def handle_idle(self, cmd: TableCommand) -> None:
         """Commands that arrive between hands."""
         h = self.house
-        if cmd.kind == "act" and cmd.player_id is not None:
-            set_sitting_out(h, cmd.player_id, False)  # trying to act means "I'm back"
+        # An action that arrives between hands is late for the last one: it does not bring
+        # a sitting-out player back (``im_back`` does, or acting on the next hand).
         if cmd.kind == "act" and cmd.client is not None:
             reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
         elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
@@ -205,7 +221,7 @@ class TableRunner:
         """Handle commands until the player to act has acted (True) or ``until`` (False)."""
         with trio.move_on_at(until):
             while True:
-                cmd = await self.inbox.receive()
+                cmd = await self.receive()
                 if await self.handle_in_hand(hand, turn, cmd):
                     return True
         return False
@@ -249,9 +265,10 @@ class TableRunner:
         msg: m.Act = cmd.msg
         client = cmd.client
         taken_at = trio.current_time()
-        if cmd.player_id is not None:
+        if cmd.player_id is not None and msg.hand_no == hand.hand_no:
             # A sitting-out player is acted for without a turn, so trying to act is how
-            # "they act" ends the sit-out: back from the next hand, as with im_back.
+            # "they act" ends the sit-out: back from the next hand, as with im_back. (Not
+            # an action for another hand: stale ones, a flood's, bring nobody back.)
             self.back_next_hand(cmd.player_id)
         if cmd.player_id != turn.player_id:
             reply_error(client, E.NOT_YOUR_TURN, f"not your turn: seat {turn.seat} is to act", msg.id)

@@ -411,9 +411,41 @@ _LIMITS: list[tuple[str, str, str]] = [
      "not read)", "connection closed without a message; resume"),
     ("send_timeout", "seconds for the server to write one batch of lines to a connection",
      "connection closed without a message; resume"),
-    ("max_connections", "open connections", "error `server_full` (fatal) as the first "
-     "line, instead of hello"),
-    ("max_players", "players who may join", "error `server_full` on join"),
+    ("max_connections", "open connections (lowered at start-up to what the open-file limit "
+     "can hold); when all are taken, the one waiting longest for its handshake, then the "
+     "spectator connected longest, makes room; every player still in has one kept",
+     "error `server_full` (fatal) as the first line, instead of hello; try again later"),
+    ("max_connections_per_address", "connections from one address that are not a seated "
+     "player's (handshakes in progress, spectators, the director)",
+     "error `server_full` (fatal) as the first line; try again later"),
+    ("max_spectators_per_table", "spectators watching one table",
+     "`spectate` or `snapshot_request` for it gets `server_full`; `spectate` without a table "
+     "watches the lobby"),
+    ("max_players", "players who may join (at most {MAX_PLAYERS}, so the lobby fits in a line)",
+     "error `invalid_state` on join"),
+    ("MAX_SERVER_LINE", "bytes in one line from the server, without the newline", "never sent "
+     "(the lobby and standings fit; history is shortened by whole hands)"),
+    ("lines_per_second", "lines read from one connection per second, after a burst of "
+     "`line_burst` (800); a line answered with an error counts as 5",
+     "the rest wait in the client's socket: read later"),
+    ("queued_per_connection", "requests (`act`, `sit_out`, `im_back`) one connection may have "
+     "waiting at its table", "error `rate_limited`"),
+    ("lobby_per_minute", "`lobby_request`s per connection (5 at once; so for each kind below)",
+     "error `rate_limited`, saying when to try again"),
+    ("standings_per_minute", "`standings_request`s per connection", "error `rate_limited`"),
+    ("snapshot_per_minute", "`snapshot_request`s per connection", "error `rate_limited`"),
+    ("history_per_minute", "`history_request`s per connection", "error `rate_limited`"),
+    ("status_per_minute", "`sit_out` and `call_director` per connection",
+     "error `rate_limited`"),
+    ("joins_per_minute_per_address", "registrations from one address (all at once, then "
+     "spread over the minute)", "error `rate_limited` on join, saying when to try again"),
+    ("joins_per_minute", "registrations from everyone together", "error `rate_limited` on join"),
+    ("failures_before_lockout", "wrong passwords, director secrets or session tokens in a row "
+     "from one address", "the address is locked out of all of these for `lockout_seconds`"),
+    ("lockout_seconds", "the first lockout; each next one is twice as long, up to an hour",
+     "error `rate_limited` for every such attempt, right or wrong"),
+    ("failures_per_minute", "wrong passwords, secrets and tokens from everyone together",
+     "error `rate_limited` for every such attempt until there is room"),
     ("HISTORY_MAX", "hands in one `history` reply (`last` is capped)", "fewer hands"),
     ("action_clock", "seconds to act on your turn (your_turn.deadline_ms)",
      "then the time bank runs"),
@@ -428,14 +460,16 @@ _LIMITS: list[tuple[str, str, str]] = [
 
 
 def limits() -> str:
-    from server.config import ServerConfig
+    from protocol.framing import MAX_SERVER_LINE
+    from server.config import MAX_PLAYERS, ServerConfig
     from server.queries import HISTORY_MAX
 
     defaults = ServerConfig()
+    fixed = {"HISTORY_MAX": HISTORY_MAX, "MAX_SERVER_LINE": MAX_SERVER_LINE}
     out = ["| setting | default | what it bounds | past it |", "|---|---|---|---|"]
     for name, what, then in _LIMITS:
-        if name == "HISTORY_MAX":
-            value: Any = HISTORY_MAX
+        if name in fixed:
+            value: Any = fixed[name]
             setting = "(fixed)"
         else:
             value = getattr(defaults, name)
@@ -445,6 +479,7 @@ def limits() -> str:
         elif isinstance(value, int) and value >= 1 << 16 and value % 1024 == 0:
             unit = f"{value >> 20} MiB" if value % (1 << 20) == 0 else f"{value >> 10} KiB"
             value = f"{value} ({unit})"
+        what = what.replace("{MAX_PLAYERS}", f"{MAX_PLAYERS:,}")
         out.append(f"| {setting} | {value} | {_cell(what)} | {_cell(then)} |")
     return "\n".join(out) + "\n"
 

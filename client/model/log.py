@@ -29,8 +29,9 @@ class ChatLine:
 
     def __str__(self) -> str:
         where = f"table {self.table}" if self.scope == "table" else "lobby"
-        who = self.name if self.role == "player" else f"{self.name} ({self.role})"
-        return f"[{where}] {who}: {self.text}"
+        # The role, not the name, says who is not a player: names cannot hold brackets.
+        who = f"{self.name}:" if self.role == "player" else f"[{self.role.upper()}]"
+        return f"[{where}] {who} {self.text}"
 
 
 def describe_action(name: str, msg: m.Action) -> str:

@@ -84,6 +84,7 @@ STYLE = Style.from_dict(
         "log.win": "#55ff55",
         "announcement": "#ff55ff bold",
         "chat": "#55ffff",
+        "chat.director": "#ff55ff bold reverse",
         "tab": "#888888",
         "tab.active": "reverse",
         "standing.me": "bold #ffff55",

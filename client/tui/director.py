@@ -22,6 +22,7 @@ import datetime as dt
 import re
 
 from protocol import messages as m
+from protocol import names
 
 __all__ = ["COMMAND_HELP", "COMMAND_MEANING", "DirectorInputError", "complete", "help_text", "parse_command"]
 
@@ -117,8 +118,9 @@ def _player(text: str, lobby: m.Lobby | None) -> tuple[int, str]:
     players = lobby.players if lobby is not None else ()
     if text.startswith("#") and text[1:].isdigit():
         text = text[1:]
+    wanted = names.key(text)  # as the server compares names: "alice" finds "Alice"
     for p in players:
-        if p.name.lower() == text.lower():
+        if names.key(p.name) == wanted:
             return p.player_id, p.name
     if text.isdigit():
         pid = int(text)

@@ -12,7 +12,7 @@ from client.model import ClientModel
 from client.model.log import chips
 from client.tui.canvas import Canvas, Lines
 from client.tui.header import level_text
-from client.tui.side_panel import chat_texts, wrap_tail
+from client.tui.side_panel import chat_lines, wrap_tail_styled
 from client.tui.state import UiState
 from protocol import messages as m
 
@@ -114,7 +114,7 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
             c.center(row, [("class:title bold", f"You finished in place {place}")])
             row += 2
     # One line per table, then the players (id, name, chips, where, status); chat below.
-    said = chat_texts(model)[-4:] + [f"* {a}" for a in list(model.announcements)[-2:]]
+    said = chat_lines(model)[-4:] + [("class:announcement", f"* {a}") for a in list(model.announcements)[-2:]]
     chat_h = min(len(said), 4)
     for line in table_lines(lobby)[: max(0, (height - row) // 3)]:
         c.text(row, 1, line, "class:lobby.table", width - 2)
@@ -139,6 +139,6 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
     if chat_h:
         top = height - chat_h
         c.text(top - 1, 1, "Chat and announcements", "class:title")
-        for i, text in enumerate(wrap_tail(said, width - 2, chat_h)):
-            c.text(top + i, 1, text, "class:announcement" if text.startswith("* ") else "class:chat")
+        for i, (style, text) in enumerate(wrap_tail_styled(said, width - 2, chat_h)):
+            c.text(top + i, 1, text, style)
     return c.lines()

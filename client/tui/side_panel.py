@@ -40,12 +40,12 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
             c.text(1 + i, 1, line, log_style(line), inner)
         if chat_h:
             c.text(1 + log_h, 0, "-" * width, "class:frame")
-            for i, line in enumerate(wrap_tail(chat_texts(model), inner, chat_h - 1)):
-                c.text(2 + log_h + i, 1, line, "class:chat", inner)
+            for i, (style, line) in enumerate(wrap_tail_styled(chat_lines(model), inner, chat_h - 1)):
+                c.text(2 + log_h + i, 1, line, style, inner)
     elif ui.panel is Panel.CHAT:
-        said = chat_texts(model) or ["(no chat yet: press t to talk)"]
-        for i, text in enumerate(wrap_tail(said, inner, body_h)):
-            c.text(1 + i, 1, text, "class:chat", inner)
+        said = chat_lines(model) or [("class:chat", "(no chat yet: press t to talk)")]
+        for i, (style, text) in enumerate(wrap_tail_styled(said, inner, body_h)):
+            c.text(1 + i, 1, text, style, inner)
     else:
         for i, frags in enumerate(standings_lines(model, inner)[:body_h]):
             c.write(1 + i, 1, frags, inner)
@@ -63,9 +63,33 @@ def log_style(line: str) -> str:
 
 
 def chat_texts(model: ClientModel) -> list[str]:
+    return [text for _, text in chat_lines(model)]
+
+
+def chat_lines(model: ClientModel) -> list[tuple[str, str]]:
+    """The chat as (style, text) lines. Who spoke is shown from the message's ``role``,
+    never from a name: the director's lines start ``[DIRECTOR]`` in their own style, a
+    spectator's ``[spectator]``; a player's start with their name, and no name may hold
+    a bracket (the server's name rules), so no player can write a line that looks like
+    the director's."""
     out = []
     for ch in model.chat:
-        who = ch.name if ch.role == "player" else f"{ch.name} ({ch.role})"
         where = "" if ch.scope == "table" else "[lobby] "
-        out.append(f"{where}{who}: {ch.text}")
+        if ch.role == "director":
+            out.append(("class:chat.director", f"{where}[DIRECTOR] {ch.text}"))
+        elif ch.role == "spectator":
+            out.append(("class:chat", f"{where}[spectator] {ch.text}"))
+        else:
+            out.append(("class:chat", f"{where}{ch.name}: {ch.text}"))
     return out
+
+
+def wrap_tail_styled(lines: Sequence[tuple[str, str]], width: int, height: int) -> list[tuple[str, str]]:
+    """``wrap_tail`` for (style, text) lines: each screen line keeps its line's style."""
+    out: list[tuple[str, str]] = []
+    for style, line in reversed(lines):
+        wrapped = textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+        out[:0] = [(style, piece) for piece in wrapped]
+        if len(out) >= height:
+            break
+    return out[-height:] if height > 0 else []

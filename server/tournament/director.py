@@ -309,6 +309,38 @@ class Director:
 
         return self._now_or_later(now, "correct_chips", reason, summary, (player_id,), apply)
 
+    def set_stack(self, now: float, player_id: str, chips: int, *, reason: str) -> Events:
+        """Set a player's stack to ``chips`` (the protocol's ``adjust_chips``): the
+        difference goes through the adjustment account. For a player in a hand it is worked
+        out when the hand ends, from the stack the hand left, so the player ends with
+        exactly ``chips`` whatever the hand did; the same number twice changes nothing."""
+        self._need_reason(reason)
+        self._need_time(now)
+        self._need_running()
+        t = self._t
+        self._need_in(player_id)
+        if not is_whole(chips) or chips < 1:
+            raise TournamentError(
+                f"a stack is a whole number of chips above 0, not {chips!r}: to take every chip, "
+                "remove the player instead"
+            )
+        if t.chips_in_play() - t.stack_of(player_id) + chips > MAX_CHIPS:
+            raise TournamentError(f"a stack of {chips} would put more chips in play than the limit of {MAX_CHIPS}")
+        summary = f"Chip count of {t.name_of(player_id)} set to {chips}"
+
+        def apply() -> Events:
+            delta = chips - t.stack_of(player_id)
+            if t._entrants[player_id].out or t.chips_in_play() + delta > MAX_CHIPS:
+                return [self._not_applied(now, player_id, f"the chip count of {chips}")]
+            if delta == 0:
+                return []
+            stack = t._add_chips(player_id, delta)
+            t.adjustment -= delta
+            return [ChipsCorrected(player_id=player_id, delta=delta, stack=stack, counterpart=None,
+                                   adjustment=t.adjustment)]
+
+        return self._now_or_later(now, "set_stack", reason, summary, (player_id,), apply)
+
     def transfer_chips(
         self, now: float, from_player: str, to_player: str, amount: int, *, reason: str
     ) -> Events:

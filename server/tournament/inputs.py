@@ -11,7 +11,9 @@ logged. Kinds:
   ``{now, player_id, message}``;
 - ``begin_hand`` ``{now, deck}`` (the deck as dealt), ``act`` ``{seat, kind, amount,
   automatic}``, ``end_hand`` ``{now}`` (with the table), ``tick`` ``{now}``;
-- ``director`` ``{op, now, reason, ...}``: one director operation (``apply_director``).
+- ``director`` ``{op, now, reason, ...}``: one director operation (``apply_director``);
+  ``adjust_chips`` carries the stack to set (``chips``; logs written before it did carry
+  the difference, ``delta``, and replay as they were).
 
 A payload that is not what its kind needs (a missing field, an unknown operation or
 option) raises ``TournamentError`` naming what is wrong, before anything changes, like
@@ -45,7 +47,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "start": (), "pause": (), "resume": (),
     "set_level": ("level",), "set_schedule": ("schedule",), "set_options": ("options",),
     "set_deadline": ("deadline",), "move_player": ("player_id", "table"),
-    "remove_player": ("player_id",), "adjust_chips": ("player_id", "delta"),
+    "remove_player": ("player_id",), "adjust_chips": ("player_id",),
     "transfer_chips": ("from_player", "to_player", "amount"), "announce": ("text",),
     "late_registration": ("until_level",), "rule": ("decision",), "award": ("title", "player_id"),
     "void_hand": ("table",),
@@ -103,18 +105,13 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
         return d.move_player(now, p["player_id"], p["table"], p.get("seat"), reason=reason)
     if op == "remove_player":
         return d.remove_player(now, p["player_id"], reason=reason)
-    if op == "adjust_chips":
-        return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
+    if op == "adjust_chips":  # the stack to set (older logs: the difference, ``delta``)
+        if "delta" in p and "chips" not in p:
+            return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
+        _need(p, "the director operation adjust_chips", "chips")
+        return d.set_stack(now, p["player_id"], p["chips"], reason=reason)
     if op == "transfer_chips":
         return d.transfer_chips(now, p["from_player"], p["to_player"], p["amount"], reason=reason)
-    if op == "void_hand":
-        return d.void_hand(now, p["table"], reason=reason)
-    if op == "late_registration":
-        return d.late_registration(now, p["until_level"], reason=reason)
-    if op == "rule":
-        return d.rule(now, p["decision"], call_id=p.get("call_id"), table_id=p.get("table"), reason=reason)
-    if op == "award":
-        return d.award(now, p["title"], p["player_id"], reason=reason)
     assert op == "announce"
     return d.announce(now, p["text"], to=p.get("to", ()), reason=reason)
 

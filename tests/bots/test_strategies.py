@@ -30,6 +30,7 @@ from poker.events import Street, visible_to
 from poker.hand import Hand
 from poker.policy import random_action
 from poker.views import view_for
+from tests.budget import examples
 
 SEED = 20240601
 ITERATIONS = 100  # Monte Carlo deals per solid decision in tests (the default is 400)
@@ -96,7 +97,7 @@ def test_unknown_strategy_name_lists_the_known_ones() -> None:
 # -- legality ----------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     players=st.integers(2, 9),

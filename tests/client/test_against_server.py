@@ -7,15 +7,17 @@ connection is cut resumes its seat with its token and plays on.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from client.bot import Bot
 from client.botcli import run_load
 from client.model import ClientModel
 from protocol import messages as m
-from tests.server.harness import fast_config, running
+from tests.server.harness import BotResult, check_call, fast_config, joined, play, running
 
 
 class CheckedModel(ClientModel):
@@ -183,3 +185,59 @@ async def test_a_spectator_follows_the_table_without_seeing_hole_cards(autojump_
     assert spectator.model.my_cards is None
     assert any(line.startswith("-- hand #") for line in log)
     assert not any(line.startswith("you are dealt") for line in log)
+
+
+async def test_a_bot_sat_out_by_a_timeout_comes_back_and_reads_its_token_once(
+    autojump_clock: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's connection drops on its turn and stays down past its clock: the server
+    folds for it and sits it out. Back, the bot says ``im_back`` and plays its own
+    decisions again. Meanwhile it reads its token file once, at the start, not on every
+    update."""
+    token_file = tmp_path / "bot.token"
+    reads: list[Path] = []
+    real_read = Path.read_text
+
+    def counting_read(self: Path, *args: Any, **kw: Any) -> str:
+        if self == token_file:
+            reads.append(self)
+        return real_read(self, *args, **kw)
+
+    monkeypatch.setattr(Path, "read_text", counting_read)
+    cfg = fast_config(3, seats=3, starting_stack=1_000_000, hands_per_level=10_000, action_clock=5.0,
+                      time_bank=0.0, hand_pause=1.0)
+    async with running(cfg) as (server, port):
+        honest = await joined(port, ["ann", "ben"])
+        dropped = trio.Event()
+
+        def cut_on_first_turn(msg: m.ServerMessage, now: float) -> None:
+            if isinstance(msg, m.YourTurn) and not dropped.is_set():
+                dropped.set()
+                bot.session.drop("cut by the test on the bot's turn")
+
+        # Reconnecting takes 20 s: past the 5 s clock.
+        bot = Bot("127.0.0.1", port, "the-bot", "calling-station", seed=1, token_file=token_file,
+                  on_message=cut_on_first_turn, backoff_initial=20.0, backoff_max=20.0)
+        results = [BotResult(name=c.name or "") for c in honest]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bot.run)
+            for i, (c, r) in enumerate(zip(honest, results, strict=True)):
+                nursery.start_soon(play, c, r, check_call, i)
+            await dropped.wait()
+            with trio.move_on_after(300):  # sat out for good, it would never decide again
+                while bot.session.stats.connects < 2 or bot.decisions < 5:
+                    await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+        loc = server.tournament.location(str(bot.session.model.me.player_id))
+        assert loc is not None
+        theirs = [a for a in honest[0].received if isinstance(a, m.Action) and a.seat == loc.seat]
+    assert bot.session.stats.connects == 2, "it came back"
+    assert len(reads) <= 1, f"the token file was read {len(reads)} times"
+    first_back = next((i for i, x in enumerate(honest[0].received)
+                       if isinstance(x, m.PlayerStatus) and x.name == "the-bot" and x.status == "back"), None)
+    assert first_back is not None, "the bot said im_back"
+    before = [a for a in theirs if honest[0].received.index(a) < first_back]
+    after = [a for a in theirs if honest[0].received.index(a) > first_back]
+    assert any(a.automatic for a in before), "the clock ran out while the bot was away"
+    assert bot.comebacks == 1
+    assert len(after) >= 3 and not any(a.automatic for a in after), "back, it decides for itself"

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import trio
 
 from client import botcli
 from client.botcli import LoadReport, parse_address, percentile
-from tests.server.harness import fast_config, running
+from tests.server.harness import config, fast_config, running
+from tests.server.rawclient import RawClient
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_addresses_with_and_without_a_port() -> None:
@@ -60,3 +66,32 @@ async def test_count_bots_play_to_the_end_and_print_their_places(
     assert sorted(line.split(": ")[0] for line in out) == ["cs-1", "cs-2", "cs-3"]
     assert sorted(line.split(": ")[1] for line in out) == ["place 1", "place 2", "place 3"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cs-1.token", "cs-2.token", "cs-3.token"]
+
+
+async def test_hickory_bot_waits_out_a_full_server_and_says_so() -> None:
+    """``server_full`` is temporary: ``hickory-bot`` says so on standard error, keeps
+    trying with backoff, and joins once there is room (it used to exit 0 at once)."""
+    async with running(config(max_connections=1)) as (server, port):
+        holder = await RawClient.connect(port)
+        await holder.join("holder")  # the one connection there is
+        proc = await trio.lowlevel.open_process(
+            [sys.executable, "-m", "client.botcli", f"127.0.0.1:{port}", "--name", "late"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        try:
+            assert proc.stderr is not None
+            said = b""
+            with trio.fail_after(20):
+                while b"trying again in" not in said:
+                    chunk = await proc.stderr.receive_some(4096)
+                    assert chunk, f"hickory-bot stopped: {said!r}"
+                    said += chunk
+            assert b"the server is full" in said
+            assert proc.returncode is None, "still trying"
+            await holder.aclose()
+            with trio.fail_after(30):
+                while server.player_named("late") is None:
+                    await trio.sleep(0.05)
+        finally:
+            proc.kill()
+            await proc.wait()

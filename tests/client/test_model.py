@@ -359,7 +359,7 @@ def test_chat_announcements_standings_and_the_final_place() -> None:
     model.apply(m.ChatMessage(scope="table", table=1, player_id=3, name="bob", role="player", text="nh"))
     model.apply(m.ChatMessage(scope="lobby", table=None, player_id=None, name="TD", role="director", text="break soon"))
     model.apply(m.Announcement(text="Level 2: blinds 100/200", by="director", reason="schedule"))
-    assert [str(c) for c in model.chat] == ["[table 1] bob: nh", "[lobby] TD (director): break soon"]
+    assert [str(c) for c in model.chat] == ["[table 1] bob: nh", "[lobby] [DIRECTOR] break soon"]
     assert list(model.announcements) == ["director: Level 2: blinds 100/200 (schedule)"]
     places = (
         m.Place(place=1, player_id=3, name="bob", chips=6000, eliminated_in_hand=None),

@@ -103,7 +103,7 @@ def test_choose_version_takes_the_highest_common() -> None:
     [
         ("wrong_password", "wrong tournament password"),
         ("name_taken", "the name 'alice' is taken"),
-        ("server_full", "the tournament is full"),
+        ("invalid_state", "registration is closed: the tournament has started"),
     ],
 )
 async def test_fatal_handshake_errors_end_refused_without_retrying(
@@ -340,3 +340,40 @@ async def test_close_cuts_a_reconnect_wait_short(autojump_clock: trio.testing.Mo
         await s.wait_done()
         assert trio.current_time() - start < 1
     assert s.ended and s.model.connection is ConnectionState.CLOSED
+
+
+async def test_a_full_server_is_waited_out_with_backoff_and_said_so(
+    autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``server_full`` (as the first line instead of hello, the way a full server turns a
+    connection away) is temporary: the session says so and tries again with backoff."""
+    async with fake_server() as (port, peers):
+        tries: list[float] = []
+
+        async def server() -> None:
+            async for peer in peers:
+                tries.append(trio.current_time())
+                if len(tries) <= 3:
+                    await peer.send(m.Error(code="server_full", message="the server is full (600 connections)",
+                                            fatal=True))
+                    await peer.close()
+                    continue
+                await peer.send(HELLO)
+                await peer.receive()
+                await peer.send(welcome())
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(server)
+            states: list[tuple[ConnectionState, str | None]] = []
+            session = ClientSession("127.0.0.1", port, name="alice", backoff_initial=1.0,
+                                    on_change=lambda mdl: states.append((mdl.connection, mdl.connection_reason)))
+            nursery.start_soon(session.run)
+            with trio.fail_after(120):
+                await session.wait_ready()
+            nursery.cancel_scope.cancel()
+    assert len(tries) == 4
+    gaps = [b - a for a, b in zip(tries, tries[1:], strict=False)]
+    assert gaps[0] >= 0.5 and gaps[1] >= 1.0 and gaps[2] >= 2.0, gaps  # backing off
+    assert (ConnectionState.RECONNECTING, "the server is full (600 connections) (server_full)") in states
+    said = [r.getMessage() for r in caplog.records if r.name == "hickory.session"]
+    assert len(said) == 3 and all("server is full" in x and "trying again in" in x for x in said), said

@@ -30,7 +30,8 @@ from client.tui.canvas import plain
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.keys import create_key_bindings, parse_raise, quick_sizes
 from client.tui.render import render_screen
-from client.tui.state import InputMode, Overlay, Tone, UiState
+from client.tui.side_panel import chat_lines, render_side_panel
+from client.tui.state import InputMode, Overlay, Panel, Tone, UiState
 from client.tui.status_line import render_status
 from protocol import messages as m
 from tests.client import scenes
@@ -458,6 +459,27 @@ def test_reconnecting_keeps_the_table_under_a_banner() -> None:
     assert "connection lost: reset by peer" in text
     assert "carol" in text  # the table is still there, dimmed
     assert "Your turn" not in text  # the turn in flight is void until resumed
+
+
+def test_the_directors_chat_is_marked_in_a_way_no_name_can_imitate() -> None:
+    """Who spoke is shown from the message's role: the director's lines carry a mark in
+    their own style, and a player named like the director (an old server let that in)
+    shows as a player, by name, in the player's style."""
+    model = scenes.preflop(turn=False)
+    for name, role in (("director (director)", "player"), ("director", "director"), ("spectator", "spectator")):
+        model.apply(m.ChatMessage(scope="table", table=1, player_id=7 if role == "player" else None, name=name,
+                                  role=role, text="the game is paused"), NOW)  # type: ignore[arg-type]
+    lines = chat_lines(model)
+    assert lines == [
+        ("class:chat", "director (director): the game is paused"),
+        ("class:chat.director", "[DIRECTOR] the game is paused"),
+        ("class:chat", "[spectator] the game is paused"),
+    ]
+    ui = UiState()
+    ui.panel = Panel.CHAT
+    drawn = render_side_panel(model, ui, 40, 10)
+    director_rows = [line for line in drawn if "[DIRECTOR]" in "".join(f[1] for f in line)]
+    assert director_rows and all("chat.director" in f[0] for f in director_rows[0] if f[1].strip())
 
 
 def test_refused_shows_the_reason() -> None:

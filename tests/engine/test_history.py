@@ -462,3 +462,39 @@ def test_toml_writer_output_exactly() -> None:
         toml_dumps({"t": datetime.time(1, 2, tzinfo=datetime.UTC)})
     with pytest.raises(TypeError, match="^cannot write float as TOML here$"):
         toml_dumps({"f": 1.5})  # type: ignore[dict-item]
+
+
+def test_text_history_three_way_split_two_odd_chips_and_an_unchanged_stack() -> None:
+    deck = stacked_deck([1, 2, 3, 4], 4, {1: "2c3d", 2: "4c5d", 3: "6c8d", 4: "9c9d"}, "AsKsQsJsTs")
+    hand = Hand(hand_no=9, seats=[(1, 1000), (2, 1000), (3, 1000), (4, 1000)], button=4,
+                small_blind=5, big_blind=10, deck=deck, carried_in=2)
+    for seat, action in ((3, Action.call()), (4, Action.fold()), (1, Action.call()), (2, Action.check())):
+        hand.act(seat, action)
+    while not hand.is_over:
+        assert hand.to_act is not None
+        hand.act(hand.to_act, Action.check())
+    lines = to_text(hand.events, HandInfo(table_id=1, level=1)).splitlines()
+    assert "2 carried in from the last hand joins the pot" in lines
+    assert "seat 1, seat 2 and seat 3 split the pot of 32 with Royal flush: 10 each" in lines
+    assert "2 odd chips stay in the pot for the next hand" in lines
+    assert "seat 4: 1,000 -> 1,000 (0)" in lines and "Carried to the next hand: 2" in lines
+
+
+def test_text_history_single_winners_of_two_pots_and_an_all_in_blind() -> None:
+    deck = stacked_deck([1, 2, 3], 3, {1: "AhAd", 2: "KhKd", 3: "QhQd"}, "2c7d9hJs3s")
+    hand = Hand(hand_no=10, seats=[(1, 1000), (2, 7), (3, 1000)], button=3, small_blind=5,
+                big_blind=10, deck=deck)
+    hand.act(3, Action.call())
+    hand.act(1, Action.call())
+    while not hand.is_over:
+        assert hand.to_act is not None
+        hand.act(hand.to_act, Action.check())
+    lines = to_text(hand.events, HandInfo(table_id=1, level=1)).splitlines()
+    assert "seat 2 posts the big blind 7 and is all-in" in lines
+    assert "seat 1 posts the small blind 5" in lines
+    assert lines[-6:-3] == [
+        "seat 1 wins 21 from the main pot with Pair of aces",
+        "seat 1 wins 6 from the side pot with Pair of aces",
+        "*** Summary ***",
+    ]
+    assert lines[-3:] == ["seat 1: 1,000 -> 1,017 (+17)", "seat 2: 7 -> 0 (-7)", "seat 3: 1,000 -> 990 (-10)"]

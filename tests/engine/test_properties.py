@@ -41,9 +41,10 @@ from poker.events import (
 )
 from poker.hand import Hand
 from poker.table import Table
+from tests.budget import examples
 
 PROPERTY_SETTINGS = settings(
-    max_examples=250,
+    max_examples=examples(250),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -500,7 +501,7 @@ def test_random_hands_follow_the_rules(setup: Setup, data: st.DataObject) -> Non
     assert_matches_reference_settlement(hand, setup)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     stacks=st.lists(st.integers(1, 4000), min_size=2, max_size=10),
     ruleset=st.sampled_from(list(Ruleset)),

@@ -167,6 +167,7 @@ def test_blinds_start_at_100_200_and_rise_by_the_default_schedule_then_double() 
     assert level_at(0) == (100, 200)
     assert [level_at(i) for i in (14, 15, 16)] == [(10000, 20000), (20000, 40000), (40000, 80000)]
     assert level_at(3, ((5, 10), (10, 20))) == (40, 80)  # two levels past the end: x4
+    assert level_at(4, ((5, 10), (10, 20))) == (80, 160)  # three: x8
     with pytest.raises(ValueError, match="^level index must be 0 or more, not -1$"):
         level_at(-1)
     with pytest.raises(ValueError, match="^a blind schedule needs at least one level$"):
@@ -1042,6 +1043,47 @@ def test_a_tables_empty_seats_are_numbered_from_one_to_its_size() -> None:
     table.sit(6, "p6", 500)
     assert table.empty_seats() == [2, 3, 4, 5]
     assert table.unsit(6).player_id == "p6" and table.empty_seats() == [2, 3, 4, 5, 6]
+
+
+def test_seating_mistakes_are_refused_with_the_reason() -> None:
+    from poker.table import TableError
+
+    table = Table(table_id=3, seat_count=4)
+    with pytest.raises(TableError, match="^seats per table must be 2 to 10$"):
+        Table(table_id=1, seat_count=11)
+    with pytest.raises(TableError, match=r"^seat 5 does not exist \(seats 1 to 4\)$"):
+        table.sit(5, "p5", 100)
+    table.sit(1, "p1", 100)
+    with pytest.raises(TableError, match="^seat 1 at table 3 is taken$"):
+        table.sit(1, "px", 100)
+    with pytest.raises(TableError, match="^table 3 needs two players with chips to deal$"):
+        table.start_hand(hand_no=1, deck=list(FULL_DECK), small_blind=5, big_blind=10)
+    with pytest.raises(TableError, match="^no finished hand to apply$"):
+        table.finish_hand()
+    table.sit(2, "p2", 100)
+    table.start_hand(hand_no=1, deck=list(FULL_DECK), small_blind=5, big_blind=10)
+    for change in (lambda: table.sit(3, "p3", 100), lambda: table.unsit(1)):
+        with pytest.raises(TableError, match="^table 3 is in a hand; seating changes wait for it to end$"):
+            change()
+    with pytest.raises(TableError, match="^no finished hand to apply$"):
+        table.finish_hand()
+
+
+def test_a_tables_chips_are_counted_before_during_and_after_a_hand() -> None:
+    table = Table(table_id=1, seat_count=9, carry=3)
+    for seat in (1, 2, 3):
+        table.sit(seat, f"p{seat}", 10000)
+    assert table.total_chips() == 30003
+    deck = stacked_deck([1, 2, 3], 1, {1: "2c3d", 2: "4c4d", 3: "2d3c"}, board="As Ks Qs Js Ts")
+    hand = table.start_hand(hand_no=1, deck=deck, small_blind=75, big_blind=150, button=1)
+    assert (hand.carried_in, table.carry, table.total_chips()) == (3, 0, 30003)
+    play(hand, (1, C()), (2, F()), (3, X()))
+    check_down(hand)  # 378 split two ways: 189 each, nothing carried
+    assert hand.is_over and table.total_chips() == 30003  # the seats still show the old stacks
+    table.carry = 5  # (as if another table's carry had arrived meanwhile)
+    assert table.total_chips() == 30008
+    table.finish_hand()
+    assert table.total_chips() == 30008 and table.carry == 5
 
 
 def test_busted_player_leaves_table() -> None:

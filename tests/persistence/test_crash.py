@@ -38,7 +38,10 @@ from tests.persistence.harness import (
 
 SCHEDULE = "10/20,15/30,20/40,30/60,40/80,50/100,75/150,100/200,150/300,200/400,300/600,400/800,600/1200,1000/2000"
 STACK = 2000
+# Seeded: the seats and the decks (after each restart the decks go on from a seed of the
+# hands dealt so far), so a run is the same game up to where the kills fall.
 ARGS = [
+    "--seed", "20261130",
     "--start-at", "8", "--no-deadline", "--seats", "4", "--hands-per-level", "6",
     "--schedule", SCHEDULE, "--action-clock", "5", "--time-bank", "1", "--starting-stack", str(STACK),
 ]
@@ -127,7 +130,7 @@ async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
     server = ServerProcess(tmp_path, ARGS)
     killer = Killer(server)
     rng = random.Random(20261130)
-    # Bots that rarely shove, so the tournament outlasts the kills (the decks are random).
+    # Bots that rarely shove, so the tournament outlasts the kills.
     bots = [Bot(f"bot{i}", server, seed=i, observe=killer.observe, shove=0.01, raise_cap=3)
             for i in range(PLAYERS)]
     kills: list[tuple[str, set[str], int]] = []
@@ -195,7 +198,7 @@ async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
 
 
 async def test_sigterm_mid_hand_resumes_the_same_hand(tmp_path):
-    server = ServerProcess(tmp_path, ["--start-at", "3", "--no-deadline", "--seats", "3",
+    server = ServerProcess(tmp_path, ["--seed", "7", "--start-at", "3", "--no-deadline", "--seats", "3",
                                       "--hands-per-level", "4", "--schedule", "10/20,20/40,50/100,100/200,200/400,500/1000",
                                       "--action-clock", "5", "--time-bank", "1", "--starting-stack", "2000"])
     stopper = Killer(server, sig=signal.SIGTERM)

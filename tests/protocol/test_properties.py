@@ -16,11 +16,12 @@ from protocol import messages as m
 from protocol.codec import decode_client, decode_server, unstructure
 from protocol.errors import ProtocolError
 from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
+from tests.budget import examples
 
 encode = functools.partial(codec.encode, version=m.LATEST_VERSION)
 """These tests speak the latest version, where every field is written."""
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_scalars = st.one_of(
     st.none(),

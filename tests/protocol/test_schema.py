@@ -17,6 +17,7 @@ from protocol.codec import decode_client, decode_server, unstructure
 from protocol.errors import ProtocolError
 from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 from protocol.schema import build_schema, class_doc, field_docs, schema_text
+from tests.budget import examples
 from tests.protocol.test_properties import client_dicts, mutated, server_dicts
 
 encode = functools.partial(codec.encode, version=m.LATEST_VERSION)
@@ -105,7 +106,7 @@ def has_float(value: Any) -> bool:
     return False
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(client_dicts))
 def test_schema_and_decoder_agree_on_client_messages(line: bytes) -> None:
     data = json.loads(line)
@@ -121,7 +122,7 @@ def test_schema_and_decoder_agree_on_client_messages(line: bytes) -> None:
         pytest.fail(f"schema accepts what the decoder refuses: {line!r}")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(server_dicts))
 def test_what_the_schema_allows_from_the_server_decodes(line: bytes) -> None:
     data = json.loads(line)

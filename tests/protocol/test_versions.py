@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from protocol import codec, errors
 from protocol import messages as m
 from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES, example
+from tests.budget import examples
 
 ALL = [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]
 
@@ -73,7 +74,7 @@ def test_each_version_gets_exactly_its_fields(msg: Any, version: int) -> None:
     assert decoded == at_defaults(msg, version)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(SERVER_EXAMPLES), st.data())
 def test_versioned_encoders_agree_with_the_reference_on_any_values(
     msg: m.ServerMessage, data: st.DataObject

@@ -26,9 +26,12 @@ FAST_SCHEDULE = ((10, 20), (20, 40), (50, 100), (100, 200), (200, 400), (500, 10
 
 def config(**kw: Any) -> ServerConfig:
     """Test settings: no database, no deadline, no pause between hands, port 0; anything
-    can be overridden."""
+    can be overridden. Every test client dials from 127.0.0.1, so the per-address limits on
+    connections and registrations are lifted here (``tests/server/test_hostile.py`` tests
+    them, with clients from several loopback addresses)."""
     base: dict[str, Any] = dict(port=0, db=None, no_deadline=True, director_secret="s3cret",
-                                hand_pause=0.0, reconnect_grace=0.0)
+                                hand_pause=0.0, reconnect_grace=0.0, max_connections_per_address=100_000,
+                                joins_per_minute_per_address=1e6, joins_per_minute=1e6)
     base.update(kw)
     return ServerConfig(**base)
 

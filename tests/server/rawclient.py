@@ -45,13 +45,23 @@ class RawClient:
         self.version: int | None = None  # the version of the handshake sent, once sent
 
     @classmethod
-    async def connect(cls, port: int, *, rcvbuf: int | None = None) -> RawClient:
-        if rcvbuf is None:
-            return cls(await trio.open_tcp_stream("127.0.0.1", port))
-        # A small receive buffer, set before connecting so the window stays small.
+    async def connect(cls, port: int, *, rcvbuf: int | None = None, source: str | None = None,
+                      host: str = "127.0.0.1") -> RawClient:
+        """Connect to ``host:port``; ``source`` picks the local address (any of 127.0.0.0/8
+        on Linux), so one test can be several machines to the server's per-address limits."""
+        if rcvbuf is None and source is None:
+            return cls(await trio.open_tcp_stream(host, port))
         sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_STREAM)
-        sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, rcvbuf)
-        await sock.connect(("127.0.0.1", port))
+        if rcvbuf is not None:
+            # A small receive buffer, set before connecting so the window stays small.
+            sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, rcvbuf)
+        if source is not None:
+            await sock.bind((source, 0))
+        try:
+            await sock.connect((host, port))
+        except BaseException:
+            sock.close()
+            raise
         return cls(trio.SocketStream(sock))
 
     @property

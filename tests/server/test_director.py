@@ -102,9 +102,8 @@ async def test_adjust_chips_sets_the_stack_to_the_amount_given(autojump_clock: o
         assert d.player(after, a.player_id).chips == a.chips + 2345
         assert d.player(after, b.player_id).chips == b.chips - 1000
         assert sum(p.chips for p in after.players) == total + 1345
-        # The same number again changes nothing: the command sets the stack (the server
-        # answers that there is nothing to correct).
-        await d.command(m.AdjustChipsCommand(player_id=a.player_id, chips=a.chips + 2345, reason="again"))
+        # The same number again changes nothing: the command sets the stack.
+        await d.ok(m.AdjustChipsCommand(player_id=a.player_id, chips=a.chips + 2345, reason="again"))
         assert d.player(await d.lobby(), a.player_id).chips == a.chips + 2345
         snap = await d.snapshot(1)
         seat = next(s for s in snap.seats if s.player_id == a.player_id)
@@ -114,6 +113,25 @@ async def test_adjust_chips_sets_the_stack_to_the_amount_given(autojump_clock: o
         # A stack of no chips is refused: removing the player is the way to do that.
         error = await d.refused(m.AdjustChipsCommand(player_id=b.player_id, chips=0, reason="bust"))
         assert "remove the player instead" in error.message
+
+
+async def test_adjust_chips_for_a_player_in_a_hand_gives_that_stack_after_the_hand(
+    autojump_clock: object,
+) -> None:
+    """The player's hand moves chips after the command: they still end with the number
+    given (a difference fixed when the command came would be off by what the hand did)."""
+    async with floor() as f:
+        d = f.director
+        hand = await next_hand(f)  # check/call bots: every stack changes by the showdown
+        target = hand.stacks[0]
+        player = next(s.player_id for s in (await d.snapshot(1)).seats if s.seat == target.seat)
+        await d.ok(m.AdjustChipsCommand(player_id=player, chips=7777, reason="recount"))
+        ended = await d.c.next(m.HandEnded, lambda e: e.hand_no == hand.hand_no)
+        after_hand = dict((s.seat, s.stack) for s in ended.stacks)[target.seat]
+        assert after_hand != target.stack
+        nxt = await d.c.next(m.HandStarted, lambda h: h.hand_no > hand.hand_no)
+        assert dict((s.seat, s.stack) for s in nxt.stacks)[target.seat] == 7777
+        assert sum(s.stack for s in nxt.stacks) == sum(s.stack for s in ended.stacks) - after_hand + 7777
 
 
 async def test_move_player_to_another_seat(autojump_clock: object) -> None:

@@ -47,12 +47,12 @@ class DroppingServer(Server, Watcher):
         self.watchers.append(self)
 
     def player_status(self, player_id: str, status: str) -> None:
-        if status == "reconnected" and player_id == self.by_name["min-a"]:
+        if status == "reconnected" and player_id == self.player_named("min-a"):
             self.resumed = True
 
     def hand_ended(self, table_id: int) -> None:
         if not self.dropped and self.tournament.hands_dealt >= 3:
-            ps = self.players[self.by_name["min-a"]]
+            ps = self.players[self.player_named("min-a") or ""]
             if ps.client is not None:
                 self.dropped = True
                 ps.client.conn.close("cut by the test")

@@ -144,7 +144,7 @@ async def test_a_live_connection_that_answers_pings_stays(autojump_clock: object
 
 async def test_past_the_maximum_connections_a_clear_refusal(autojump_clock: object) -> None:
     async with running(config(max_connections=3)) as (server, port):
-        held = [await hello(port) for _ in range(3)]
+        held = await joined(port, ["p1", "p2", "p3"])
         extra = await RawClient.connect(port)
         error, msgs = await closing_error(extra)
         assert len(msgs) == 1, "refused before hello"
@@ -155,6 +155,20 @@ async def test_past_the_maximum_connections_a_clear_refusal(autojump_clock: obje
             await trio.sleep(0.01)
         again = await hello(port)
         await still_usable(again)
+
+
+async def test_a_connection_still_in_its_handshake_makes_room_for_a_newer_one(autojump_clock: object) -> None:
+    """When every connection is taken, the one that has waited longest for its handshake
+    is closed (``server_full``) for the newcomer: connections that never handshake cannot
+    keep a player who comes back out."""
+    async with running(config(max_connections=3)) as (_, port):
+        silent = [await hello(port) for _ in range(3)]
+        newcomer = await hello(port)
+        error, _ = await closing_error(silent[0])
+        assert error.code == "server_full" and "room" in error.message
+        await newcomer.send(m.Join(version=1, name="late"))
+        assert isinstance(await newcomer.recv_until(m.Welcome), m.Welcome)
+        await still_usable(silent[1])
 
 
 @pytest.mark.parametrize("how", ["queue overflow", "send timeout"])

@@ -23,6 +23,7 @@ from server.tournament import (
     TournamentError,
 )
 from server.tournament.director import Director
+from tests.budget import examples
 
 from .helpers import (
     act_once,
@@ -52,7 +53,7 @@ def _all_in_often(rng: random.Random):  # type: ignore[no-untyped-def]
     return decide
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     seats=st.integers(2, 10),
     players=st.integers(2, 45),

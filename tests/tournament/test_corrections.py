@@ -60,3 +60,21 @@ def test_a_paused_table_finishes_its_hand_and_deals_no_other_until_resumed() -> 
     assert t.can_deal(1, 5.0)
     with pytest.raises(TournamentError, match="not paused"):
         Director(t).pause_table(6.0, 1, paused=False, reason="again")
+
+
+def test_pausing_one_table_is_audited_and_refused_when_it_makes_no_sense() -> None:
+    t = started(12, seats_per_table=6)
+    (record,) = Director(t).pause_table(1.0, 2, paused=True, reason="spill")
+    assert (record.action, record.summary) == (
+        "pause_table", "Table 2 is paused: its hand in progress finishes, no new hand starts")
+    assert t.held_tables == {2}
+    (record,) = Director(t).pause_table(2.0, 2, paused=False, reason="clean")
+    assert (record.action, record.summary) == ("resume_table", "Table 2 plays on")
+    assert t.held_tables == set()
+    with pytest.raises(TournamentError, match="^a table is paused or not \\(true or false\\), not 1$"):
+        Director(t).pause_table(3.0, 2, paused=1, reason="x")  # type: ignore[arg-type]
+    with pytest.raises(TournamentError, match="^table 2 is not paused$"):
+        Director(t).pause_table(3.0, 2, paused=False, reason="x")
+    Director(t).pause_table(4.0, 2, paused=True, reason="x")
+    with pytest.raises(TournamentError, match="^table 2 is already paused$"):
+        Director(t).pause_table(5.0, 2, paused=True, reason="x")

@@ -7,6 +7,7 @@ import pytest
 
 from poker.actions import Ruleset
 from poker.cards import seeded_rng
+from poker.limits import MAX_CHIPS
 from server.tournament import (
     Announcement,
     ChipsCorrected,
@@ -106,6 +107,40 @@ def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> Non
     before = dict(hand.result.stacks)[t.location("p01").seat]  # type: ignore[union-attr]
     events = t.end_hand(1, 2.0)
     assert [e.stack for e in events if isinstance(e, ChipsCorrected)] == [before + 300]
+    check_chips(t)
+
+
+def test_setting_a_stack_between_hands_moves_the_difference_through_the_adjustment_account() -> None:
+    t = started(4)
+    events = Director(t).set_stack(0.0, "p01", 12_345, reason="miscount")
+    (corrected,) = [e for e in events if isinstance(e, ChipsCorrected)]
+    assert (corrected.delta, corrected.stack, t.adjustment) == (2345, 12_345, -2345)
+    assert audited(events, "set_stack").summary == "Chip count of P01 set to 12345"
+    again = Director(t).set_stack(1.0, "p01", 12_345, reason="said twice")
+    assert not any(isinstance(e, ChipsCorrected) for e in again) and t.stack_of("p01") == 12_345
+    Director(t).set_stack(2.0, "p02", 1, reason="down to one chip")
+    assert t.stack_of("p02") == 1 and t.adjustment == -2345 + 9999
+    check_chips(t)
+    for bad in (0, -5, True, 2.5):
+        with pytest.raises(TournamentError, match="remove the player instead"):
+            Director(t).set_stack(3.0, "p03", bad, reason="typo")  # type: ignore[arg-type]
+
+
+def test_setting_the_stack_of_a_player_in_a_hand_gives_exactly_that_stack_after_it() -> None:
+    # The hand changes the stack before the setting applies: the player still ends with
+    # exactly the number the director gave (a difference fixed at once would not).
+    t = started(4)
+    hand = t.begin_hand(1, 0.0)
+    events = Director(t).set_stack(1.0, "p01", 15_000, reason="count after the hand")
+    assert audited(events, "set_stack").pending
+    while not hand.is_over:
+        act_once(t, 1, hand, shove(["p01", "p02"]))
+    assert dict(hand.result.stacks)[t.location("p01").seat] != 10_000  # type: ignore[union-attr]
+    events = t.end_hand(1, 2.0)
+    if t.location("p01") is None:  # busted in the hand: not applied, and told so
+        assert any(isinstance(e, Announcement) and "not applied" in e.text for e in events)
+    else:
+        assert t.stack_of("p01") == 15_000
     check_chips(t)
 
 
@@ -289,3 +324,52 @@ def test_a_move_waiting_for_a_hand_is_not_applied_when_the_table_has_filled_mean
     assert "no empty seat left" in note.text and t.location(mover).table_id == 1  # type: ignore[union-attr]
     check_seating(t)
     check_chips(t)
+
+
+def test_a_tables_hand_keeps_the_level_and_settings_it_was_dealt_with() -> None:
+    t = started(12, seats_per_table=6, schedule=[(100, 200), (200, 400)])
+    assert (t.hands_dealt_at(1), t.hand_level(1), t.in_hand(1)) == (0, 1, False)
+    assert t.hand_settings(1) is t.settings  # before any hand: the tournament's
+    hand = t.begin_hand(1, 0.0)
+    dealt_with = t.settings
+    Director(t).set_level(1.0, 2, reason="speed up")
+    Director(t).change_rules(1.0, action_clock=12.0, reason="faster")
+    assert (t.hands_dealt_at(1), t.hands_dealt_at(2), t.hand_level(1), t.level) == (1, 0, 1, 2)
+    assert t.hand_settings(1) == dealt_with and t.hand_settings(1).action_clock == 30.0
+    assert t.hand_settings(2).action_clock == 12.0  # no hand there yet: the new settings
+    assert t.in_hand(1) and not t.in_hand(2)
+    while not hand.is_over:
+        act_once(t, 1, hand, shove([]))
+    assert t.in_hand(1), "over but not ended: still the table's hand"
+    t.end_hand(1, 2.0)
+    assert not t.in_hand(1)
+    nxt = t.begin_hand(1, 3.0)
+    assert (nxt.big_blind, t.hand_level(1), t.hands_dealt_at(1)) == (400, 2, 2)
+    assert t.hand_settings(1).action_clock == 12.0
+
+
+def test_set_stack_says_what_it_refuses_and_what_it_did_not_apply() -> None:
+    t = started(4)
+    with pytest.raises(TournamentError) as info:
+        Director(t).set_stack(0.0, "p01", 0, reason="x")
+    assert str(info.value) == ("a stack is a whole number of chips above 0, not 0: to take every chip, "
+                               "remove the player instead")
+    with pytest.raises(TournamentError) as info:
+        Director(t).set_stack(0.0, "p01", MAX_CHIPS, reason="x")
+    assert str(info.value) == f"a stack of {MAX_CHIPS} would put more chips in play than the limit of {MAX_CHIPS}"
+    # The most that fits: every other chip in play plus this stack is exactly the limit.
+    most = MAX_CHIPS - (t.chips_in_play() - t.stack_of("p01"))
+    Director(t).set_stack(0.0, "p01", most, reason="x")
+    assert t.chips_in_play() == MAX_CHIPS
+    check_chips(t)
+    hand = t.begin_hand(1, 1.0)
+    (record,) = Director(t).set_stack(1.0, "p02", 5, reason="after the hand")
+    assert record.pending and record.summary == "Chip count of P02 set to 5 after the current hand"
+    while not hand.is_over:
+        act_once(t, 1, hand, shove(["p02", "p01"]))
+    events = t.end_hand(1, 2.0)
+    if t.location("p02") is None:
+        (note,) = [e for e in events if isinstance(e, Announcement)]
+        assert "the chip count of 5 for P02 was not applied" in note.text
+    else:
+        assert t.stack_of("p02") == 5

@@ -156,6 +156,19 @@ def test_chip_corrections_stay_within_the_limit() -> None:
             "would leave none")
 
 
+def test_adjust_chips_sets_the_stack_and_older_logs_with_a_difference_replay_as_they_were() -> None:
+    t = started(4)
+    apply_director(t, {"op": "adjust_chips", "now": 1.0, "reason": "recount", "player_id": "p01", "chips": 12_000})
+    assert t.stack_of("p01") == 12_000
+    apply_director(t, {"op": "adjust_chips", "now": 2.0, "reason": "old log", "player_id": "p02", "delta": 500})
+    assert t.stack_of("p02") == 10_500
+    check_chips(t)
+    refused(t, {"op": "adjust_chips", "player_id": "p01"}, "the director operation adjust_chips has no chips")
+    for bad in (0, -5, 1.5, "100", None, True):
+        refused(t, {"op": "adjust_chips", "player_id": "p01", "chips": bad}, "remove the player instead")
+    refused(t, {"op": "adjust_chips", "player_id": "p01", "chips": MAX_CHIPS}, "the limit")
+
+
 def test_players_tables_and_seats_must_exist() -> None:
     t = started(12, seats_per_table=6)
     refused(t, {"op": "remove_player", "player_id": "p99"}, "there is no player p99")
@@ -213,3 +226,26 @@ def test_a_refused_operation_on_a_player_in_a_hand_changes_nothing() -> None:
     refused(t, {"op": "adjust_chips", "player_id": "p01", "delta": -(10**6)}, "remove the player")
     refused(t, {"op": "move_player", "player_id": "p01", "table": 1, "seat": 99}, "seat 99")
     assert not hand.is_over
+
+
+def test_a_logged_action_is_applied_exactly_or_refused_saying_why() -> None:
+    from poker.events import ActionTaken
+
+    t = started(3)
+    with pytest.raises(TournamentError, match="^table 1 has no hand in progress for this action$"):
+        apply_input(t, "act", 1, {"seat": 1, "kind": "call", "amount": None, "automatic": False})
+    hand = t.begin_hand(1, 0.0)
+    seat = hand.to_act
+    with pytest.raises(TournamentError, match="^an action has no kind, automatic$"):
+        apply_input(t, "act", 1, {"seat": seat, "amount": None})
+    for bad in ("raise_to", None, 3):
+        with pytest.raises(TournamentError, match=f"^unknown action {bad!r}$"):
+            apply_input(t, "act", 1, {"seat": seat, "kind": bad, "amount": None, "automatic": False})
+    with pytest.raises(TournamentError, match="^a act input needs a table$"):
+        apply_input(t, "act", None, {"seat": seat, "kind": "call", "amount": None, "automatic": False})
+    assert len(hand.events) == len(t.table(1).hand.events)  # type: ignore[union-attr]
+    apply_input(t, "act", 1, {"seat": seat, "kind": "raise", "amount": 600, "automatic": 1})
+    taken = [e for e in hand.events if isinstance(e, ActionTaken)]
+    assert [(e.seat, e.action.value, e.to, e.automatic) for e in taken] == [(seat, "raise", 600, True)]
+    apply_input(t, "act", 1, {"seat": hand.to_act, "kind": "fold", "amount": None, "automatic": 0})
+    assert [e for e in hand.events if isinstance(e, ActionTaken)][-1].automatic is False

@@ -26,6 +26,7 @@ from poker.limits import MAX_CHIPS
 from poker.policy import random_action
 from server.tournament import Settings, Tournament, TournamentError
 from server.tournament.inputs import DIRECTOR_OPS, OPTIONS, apply_director, apply_input
+from tests.budget import examples
 
 from .helpers import check_chips, check_seating, fingerprint
 
@@ -135,7 +136,7 @@ def _json(payload: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), players=st.integers(2, 13), seats=st.integers(2, 10), seed=st.integers(0, 2**16),
        by_hands=st.booleans())
 def test_every_director_operation_applies_soundly_or_changes_nothing_and_replays(

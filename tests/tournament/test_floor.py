@@ -76,3 +76,22 @@ def test_winner_and_runner_up_come_from_the_standings_and_ties_share_first() -> 
     shared = trophies([standing(1, "a"), standing(1, "b"), standing(3, "c")], [])
     assert [(x.title, x.player_id) for x in shared] == [("Winner", "a"), ("Winner", "b"), ("Runner-up", "c")]
     assert trophies(None, []) == []
+
+
+def test_rulings_are_announced_and_audited_with_what_they_are_about() -> None:
+    t = started(4)
+    (call,) = t.call_floor(1.0, "p02", "he acted out of turn")
+    assert isinstance(call, FloorCalled)
+    record, _ = Director(t).rule(2.0, "  Action stands  ", call_id=call.call_id, reason="floor")
+    assert isinstance(record, DirectorAction)
+    assert record.summary == f"Ruling (call #{call.call_id}): Action stands"
+    record, _ = Director(t).rule(3.0, "No phones", table_id=1, reason="house")
+    assert isinstance(record, DirectorAction) and record.summary == "Ruling (table 1): No phones"
+    record, _ = Director(t).rule(4.0, "Dinner at nine", reason="house")
+    assert isinstance(record, DirectorAction) and record.summary == "Ruling (everyone): Dinner at nine"
+    with pytest.raises(TournamentError, match="^a call is named by its number, not '1'$"):
+        Director(t).rule(5.0, "x", call_id="1", reason="typo")  # type: ignore[arg-type]
+    with pytest.raises(TournamentError, match="^a ruling is a text of at most "):
+        Director(t).rule(5.0, "x" * 10_000, reason="long")
+    with pytest.raises(TournamentError, match="^there is no table 9 in play$"):
+        Director(t).rule(5.0, "x", table_id=9, reason="typo")

@@ -25,6 +25,7 @@ from server.tournament.seating import (
     spread_target,
     table_count,
 )
+from tests.budget import examples
 
 
 def loads(*counts: int, busy: tuple[int, ...] = ()) -> list[TableLoad]:
@@ -131,7 +132,7 @@ def _apply(tables: dict[int, list[str]], seats: int, busy: set[int]) -> list[str
             log.append(f"move {step.from_table}->{step.to_table}")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     seats=st.integers(2, 10),
     players=st.integers(2, 90),

@@ -6,12 +6,12 @@ import attrs
 
 from protocol.fields import (
     ActionKind,
-    Reason,
     Card,
     ClientSeedHex,
     Digest,
     DrawKind,
     Name,
+    Reason,
     SeatNo,
     ServerText,
     Street,

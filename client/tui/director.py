@@ -10,6 +10,7 @@ is whatever follows the command's arguments. Players are named by name or by id.
     schedule 100/200/20,200/400/20,300/600/20 shorter night
     options action=20 bank=30 grace=60 chat=off too slow
     deadline 23:30 the hall closes        (deadline none ... clears it)
+    break 4 10 pizza arrives at nine      (break 4 0 ... removes it)
     move alice 2 [5] balancing by hand
     remove bob left the building
     chips carol 12000 miscount at table 2
@@ -39,6 +40,7 @@ COMMAND_HELP = {
     "schedule": "schedule SB/BB/MIN,SB/BB/MIN,... REASON",
     "options": "options [action=S] [bank=S] [grace=S] [chat=on|off] REASON",
     "deadline": "deadline HH:MM|ISO|none REASON",
+    "break": "break LEVEL MINUTES REASON (0 minutes removes it)",
     "move": "move PLAYER TABLE [SEAT] REASON",
     "remove": "remove PLAYER REASON",
     "chips": "chips PLAYER AMOUNT REASON",
@@ -54,6 +56,7 @@ COMMAND_MEANING = {
     "schedule": "replace the blind schedule: small blind/big blind/minutes per level",
     "options": "action clock, time bank, reconnect grace (seconds), table chat on or off",
     "deadline": "the time the tournament should end by (local time), or none",
+    "break": "a break of MINUTES (1-120) when level LEVEL ends; resume ends it early",
     "move": "move a player to a table (and seat); balancing still applies afterwards",
     "remove": "take a player out of the tournament (their chips leave play)",
     "chips": "set a player's stack (a miscount, a penalty)",
@@ -226,6 +229,18 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         reason = _reason(args[1:], op)
         command = m.SetDeadlineCommand(deadline=deadline, reason=reason)
         summary = f"{'clear the deadline' if deadline is None else 'end by ' + deadline} (reason: {reason})"
+    elif op == "break":
+        if len(args) < 2:
+            raise _usage(op)
+        level = _int(args[0], "the level")
+        minutes = _int(args[1], "the minutes")
+        if level < 1:
+            raise DirectorInputError("levels are numbered from 1: break LEVEL MINUTES REASON")
+        reason = _reason(args[2:], op)
+        command = m.SetBreakCommand(after_level=level, minutes=minutes, reason=reason)
+        what = (f"remove the break after level {level}" if minutes == 0
+                else f"a break of {minutes} min after level {level}")
+        summary = f"{what} (reason: {reason})"
     elif op == "move":
         if len(args) < 2:
             raise _usage(op)

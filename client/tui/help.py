@@ -21,6 +21,7 @@ HELP = [
     ("h", "my last hands (Left/Right to browse)"),
     ("Tab", "side panel: log, chat, standings"),
     ("l", "lobby: every player and table"),
+    ("u", "rules in force: clocks, levels, breaks, the director's changes"),
     ("[  ]", "watch the previous / next table (spectator, director)"),
     (":", "director command line (director only)"),
     ("?", "this help; Esc closes"),
@@ -48,7 +49,7 @@ def help_rows(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
         rows.append(("help", "help COMMAND: what one command does"))
         rows.append(("Keys", ""))
         rows.append((": [ ]", "command line · previous / next table"))
-        rows.append(("t l h Tab", "chat · lobby · history · side panel · q quit"))
+        rows.append(("t l u h Tab", "chat · lobby · rules · history · side panel · q quit"))
         return rows
     rows = list(HELP)
     if model.me.role == "spectator":

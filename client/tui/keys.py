@@ -448,6 +448,14 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.overlay = Overlay.LOBBY
         actions.send(m.LobbyRequest())
 
+    @kb.add("u", filter=idle)
+    def _rules(event: KeyPressEvent) -> None:
+        if ui.overlay is Overlay.RULES:
+            ui.overlay = None
+            return
+        ui.overlay = Overlay.RULES
+        actions.send(m.LobbyRequest())  # the rules come with the lobby
+
     @kb.add("tab", filter=idle)
     def _panel(event: KeyPressEvent) -> None:
         panels = list(Panel)

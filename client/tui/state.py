@@ -27,6 +27,7 @@ class Overlay(enum.StrEnum):
     HISTORY = "history"
     STANDINGS = "standings"
     LOBBY = "lobby"
+    RULES = "rules"
 
 
 class Panel(enum.StrEnum):

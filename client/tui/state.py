@@ -36,6 +36,7 @@ class Panel(enum.StrEnum):
     LOG = "log"
     CHAT = "chat"
     STANDINGS = "standings"
+    CALLS = "calls"  # the director's open floor calls (directors only)
 
 
 class InputMode(enum.StrEnum):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import sys
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     sock.sendall(b"VERSION:2.0.0\r\n")
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
     if log is not None:
-        log.write(json.dumps({"game": [game.stacks, game.blinds, game.first]}) + "\n")
+        log.write(json.dumps({"pid": os.getpid(), "game": [game.stacks, game.blinds, game.first]}) + "\n")
     buffer = b""
     try:
         while True:
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 for o in out:
                     sock.sendall(o.encode() + b"\r\n")
                 if log is not None:
-                    log.write(json.dumps({"received": line, "sent": out}) + "\n")
+                    log.write(json.dumps({"pid": os.getpid(), "received": line, "sent": out}) + "\n")
                     log.flush()
     finally:
         sock.close()

@@ -57,15 +57,21 @@ def hands_dealt(server: RecordingServer, bridge: Bridge) -> list[int]:
 async def test_a_program_per_hand_gets_that_hands_game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     server, bridge, entries = await play(tmp_path)
-    games = [e["game"] for e in entries if "game" in e]
     received = [e["received"] for e in entries if "received" in e]
     assert all(e["violations"] == [] for e in entries if "violations" in e)
+    # Each program's game file, by the hand it was shown (programs may log out of order: a
+    # hand's program can start after the next hand's).
+    game_of_pid = {e["pid"]: e["game"] for e in entries if "game" in e}
+    games: dict[int, list[list[int]]] = {}
+    for e in entries:
+        if "received" in e and e["pid"] in game_of_pid:
+            games.setdefault(parse_matchstate(e["received"]).hand, game_of_pid.pop(e["pid"]))
     dealt = hands_dealt(server, bridge)
-    seen = {parse_matchstate(x).hand for x in received}
-    assert len(games) == len(dealt) >= 2, (f"one program per hand: none saw hands {sorted(set(dealt) - seen)} "
-                                           f"of {dealt}; the bridge's notes: {bridge.notes}")
+    assert sorted(games) == dealt and len(dealt) >= 2, (
+        f"one program per hand: none saw hands {sorted(set(dealt) - set(games))} of {dealt}; "
+        f"programs with no hand: {len(game_of_pid)}; the bridge's notes: {bridge.notes}")
     me = bridge.session.model.me.player_id
-    for hand_no, game in zip(dealt, games, strict=True):
+    for hand_no, game in sorted(games.items()):
         truth = truth_of(server.events_of[hand_no])
         assert game == [list(truth.game.stacks), list(truth.game.blinds), list(truth.game.first)]
         seat = server.seat_of(hand_no, me)  # type: ignore[arg-type]

@@ -58,14 +58,16 @@ from tests.persistence.harness import Bot
 
 async def _play_out(db: Path, ruleset: Ruleset, players: int, seed: int) -> None:
     config = ServerConfig(
-        db=db, port=0, host="127.0.0.1", start_at=players, no_deadline=True, seats=4,
+        db=db, port=0, host="127.0.0.1", start_at=players, no_deadline=True, seats=players,
         hands_per_level=6, starting_stack=3000, action_clock=5, time_bank=1, ruleset=ruleset,
         hand_pause=0.0,
         schedule=((10, 20), (15, 30), (25, 50), (40, 80), (60, 120), (100, 200), (150, 300), (250, 500),
                   (400, 800), (600, 1200), (1000, 2000)),
     )
-    server = open_server(config, seed=seed)  # the same seats every run
-    server.deck_rng = random.Random(seed)  # and the same decks (the bots' timing still varies)
+    # The same game every run: the same seats, the same decks (one table draws them all, in
+    # order), and the bots join in order, so each plays the same seat with the same dice.
+    server = open_server(config, seed=seed)
+    server.deck_rng = random.Random(seed)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)
     bots = [Bot(f"player {i}", fake, seed=seed + i, think=0, shove=0.005, raise_=0.12, raise_cap=3)  # type: ignore[arg-type]
             for i in range(players)]
@@ -74,6 +76,8 @@ async def _play_out(db: Path, ruleset: Ruleset, players: int, seed: int) -> None
         fake.up.set()
         for bot in bots:
             nursery.start_soon(bot.run)
+            while bot.player_id is None:
+                await trio.sleep(0.01)
         with trio.fail_after(240):
             while not server.tournament.finished:
                 await trio.sleep(0.05)

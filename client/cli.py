@@ -356,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="hickory",
         description="Play in a Hickory poker tournament from your terminal.",
-        epilog="Keys at the table: f fold, c check/call, r raise, a all in, ? for the rest.",
+        epilog="Keys at the table: f fold, c check/call, r raise, m all in, ? for the rest.",
     )
     p.add_argument("server", nargs="?", metavar="HOST[:PORT]",
                    help=f"the server (default {DEFAULT_HOST}:{DEFAULT_PORT})")

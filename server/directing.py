@@ -59,12 +59,9 @@ async def run_command(h: House, cmd: m.Command) -> None:
             "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
         }
         payload["options"] = {k: v for k, v in opts.items() if v is not None}
-        if cmd.chat is not None:
-            h.chat_enabled = cmd.chat
-            announce_all(h, f"Player chat is {'on' if cmd.chat else 'off'}.", by="director",
-                         reason=cmd.reason)
-            if not payload["options"]:
-                return
+        if cmd.chat is not None and not payload["options"]:
+            await _set_chat(h, cmd.chat, cmd.reason)
+            return
     elif isinstance(cmd, m.SetDeadlineCommand):
         try:
             wall = None if cmd.deadline is None else dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
@@ -99,6 +96,16 @@ async def run_command(h: House, cmd: m.Command) -> None:
     await h.journal.commit(records)
     tournament_events(h, events)
     wake_tables(h)
+    if isinstance(cmd, m.SetOptionsCommand) and cmd.chat is not None:  # the options were accepted
+        await _set_chat(h, cmd.chat, cmd.reason)
+
+
+async def _set_chat(h: House, on: bool, reason: str) -> None:
+    """Player chat on or off: not a tournament rule (the log replays without it), a
+    setting kept beside the log so a restart keeps it."""
+    await h.journal.commit(h.journal.meta("chat", "on" if on else "off"))
+    h.chat_enabled = on
+    announce_all(h, f"Player chat is {'on' if on else 'off'}.", by="director", reason=reason)
 
 
 async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) -> None:

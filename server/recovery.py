@@ -85,6 +85,7 @@ def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
         return server
     config = stored_config(config, store.get_meta("config"))
     wall = store.get_meta("deadline_wall")
+    chat = store.get_meta("chat")
     kept = store.get_meta(director_key.META_KEY)
     keep_secret = config.director_secret is None and kept is not None
 
@@ -94,6 +95,7 @@ def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
             server.director_secret, server.director_secret_hash = None, kept  # the same director gets in
         if wall is not None:
             server.deadline_wall = dt.datetime.fromisoformat(wall) if wall else None
+        server.chat_enabled = chat != "off"
         return server
 
     tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}

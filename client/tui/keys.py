@@ -168,7 +168,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             notice("you cannot bet or raise now" + ("; c calls" if legal.call is not None else ""))
             return
         if lo == hi:
-            notice(f"your stack only allows all in ({chips(hi)}): press a")
+            notice(f"your stack only allows all in ({chips(hi)}): press m")
             return
         sizes = quick_sizes(legal, pot_total())
         index = min(index, len(sizes) - 1)

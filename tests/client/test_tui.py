@@ -603,3 +603,15 @@ def test_refusals_say_what_to_do() -> None:
     assert "--password" in refusal_text("wrong_password", "wrong password", Args())  # type: ignore[arg-type]
     assert "update the client" in refusal_text("unsupported_version", "v2 only", Args())  # type: ignore[arg-type]
     assert "server is full" in refusal_text("server_full", "full", Args())  # type: ignore[arg-type]
+
+
+def test_a_raise_key_when_the_stack_only_allows_all_in_names_the_all_in_key() -> None:
+    model = scenes.preflop()
+    assert model.turn is not None
+    legal = model.turn.legal
+    stack = legal.max_raise_to
+    model.turn = attrs.evolve(model.turn, legal=attrs.evolve(legal, min_raise_to=stack))
+    sent = press(model, "r")
+    assert acts(sent) == []
+    assert sent.ui.notice is not None and sent.ui.notice.text.endswith("press m"), sent.ui.notice
+    assert acts(press(model, "m", "y")) == [m.Act(table=1, hand_no=17, action="all_in")]

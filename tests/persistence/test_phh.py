@@ -287,8 +287,6 @@ def _replays_exactly(seats: list[tuple[int, int]], button: int, blinds: tuple[in
     assert list(state.stacks) == list(hh.finishing_stacks)
 
 
-@pytest.mark.skip(reason="written against the PHH bridge that the export replaced when it began writing the "
-                  "no-choice check itself (issue 12 defect 6); to be rewritten on the new export")
 @pytest.mark.parametrize("ruleset", list(Ruleset))
 def test_a_call_capped_below_the_full_big_blind_replays(ruleset: Ruleset) -> None:
     # Found with many random hands (both rulesets): at 60/120 the big blind is all-in for
@@ -297,8 +295,6 @@ def test_a_call_capped_below_the_full_big_blind_replays(ruleset: Ruleset) -> Non
                      [(4, Action.call()), (1, Action.call()), (2, Action.call())])
 
 
-@pytest.mark.skip(reason="written against the PHH bridge that the export replaced when it began writing the "
-                  "no-choice check itself (issue 12 defect 6); to be rewritten on the new export")
 def test_standard_raises_over_a_short_big_blind_replay() -> None:
     # Found with many random hands, the rare [standard] failure: at 100/200 the big blind
     # is all-in for 49. Hickory counts the raise to 400 as adding 200 (over the full big

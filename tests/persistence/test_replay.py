@@ -214,6 +214,7 @@ def fingerprint(server: Server) -> dict[str, Any]:
         "standings": [attrs.astuple(s) for s in t.standings()],
         "audit": [attrs.astuple(a) for a in t.audit_log],
         "deadline_passed": t.deadline_passed,
+        "chat": server.chat_enabled,
     }
 
 
@@ -241,6 +242,7 @@ OPERATIONS: list[tuple[str, Op]] = [
         player_id=lobby.players[2].player_id, chips=lobby.players[2].chips - 333, reason="miscount")),
     ("remove_player", lambda lobby: m.RemovePlayerCommand(player_id=lobby.players[3].player_id, reason="gone")),
     ("announce", lambda lobby: m.AnnounceCommand(text="last orders", reason="bar")),
+    ("chat off", lambda lobby: m.SetOptionsCommand(chat=False, reason="quiet, please")),
     ("resume", lambda lobby: m.ResumeCommand(reason="play on")),
 ]
 

@@ -224,8 +224,10 @@ async def test_set_options_reach_the_next_hand_the_lobby_and_the_chat(autojump_c
         assert {(s.minutes, s.hands) for s in lobby.schedule} == {(None, 3)}
         await talker.send(m.Chat(id=78, scope="lobby", text="back on"))
         await talker.wait_for(lambda x: isinstance(x, m.Ack) and x.id == 78)
-        error = await d.refused(m.SetOptionsCommand(ruleset="standard", action_seconds=0, reason="x"))
+        error = await d.refused(m.SetOptionsCommand(ruleset="standard", action_seconds=0, chat=False, reason="x"))
         assert "action_clock is from 1 to 3600 seconds, not 0" in error.message
+        await talker.send(m.Chat(id=79, scope="lobby", text="still on"))  # a refused command changes nothing
+        await talker.wait_for(lambda x: isinstance(x, m.Ack) and x.id == 79)
 
 
 async def test_set_deadline_shows_in_the_lobby_and_now_ends_the_tournament(

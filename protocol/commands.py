@@ -257,6 +257,25 @@ class LateRegistrationCommand:
 
 
 @attrs.frozen(kw_only=True)
+class SetBreakCommand:
+    """Schedule a break (version 2): when the level clock moves on from ``after_level``
+    by itself, hands in play finish and no new hand starts for ``minutes``; then the next
+    level starts from its beginning. ``resume`` ends a break early. For the break in
+    progress it changes its length. A rule change: announced with a new rules version.
+
+    Attributes:
+        after_level: the level the break follows, numbered from 1 as people say it
+        minutes: how long the break lasts, 1 to 120; 0 removes the break
+    """
+
+    TYPE: ClassVar[str] = "set_break"
+    SINCE: ClassVar[int] = 2
+    after_level: int
+    minutes: int
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
 class RevealCommand:
     """Send the revealed server seeds (``reveal``) again to everyone connected; only
     once the tournament is over (protocol version 2)."""
@@ -282,6 +301,7 @@ Command = (
     | AwardCommand
     | LateRegistrationCommand
     | VoidHandCommand
+    | SetBreakCommand
     | RevealCommand
 )
 COMMAND_TAG = "op"

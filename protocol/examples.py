@@ -30,6 +30,26 @@ SCHEDULE = (
     m.ScheduleLevel(small_blind=75, big_blind=150, minutes=15),
 )
 
+RULES = m.Rules(
+    rules_version=3,
+    ruleset="hickory",
+    seats_per_table=9,
+    level_unit="minutes",
+    level_length=15,
+    action_seconds=30,
+    time_bank_seconds=60,
+    reconnect_grace_seconds=60,
+    deadline="2025-03-01T23:30:00+01:00",
+    odd_chip="carried pot by pot into the next hand at the table (docs/rules.md)",
+    breaks=(m.ScheduledBreak(after_level=4, minutes=10, taken=False),),
+    changes=(
+        m.RuleChange(rules_version=2, at="2025-03-01T20:41:07+01:00", what="action clock 30 s from the next hand",
+                     reason="the night is running long"),
+        m.RuleChange(rules_version=3, at="2025-03-01T20:55:12+01:00", what="a break of 10 minutes after level 4",
+                     reason="pizza arrives at nine"),
+    ),
+)
+
 
 def full_table_snapshot(your_seat: int | None = 1, seq: int | None = None) -> m.TableSnapshot:
     """A full nine-seat table on the turn of hand 42 as seen from ``your_seat``."""
@@ -189,6 +209,7 @@ COMMAND_EXAMPLES: list[m.Command] = [
                   reason="floor call"),
     m.AwardCommand(title="Best bluff", player_id=2, reason="seven-high on the river"),
     m.LateRegistrationCommand(until_level=4, reason="two friends are on their way"),
+    m.SetBreakCommand(after_level=4, minutes=10, reason="pizza arrives at nine"),
     m.VoidHandCommand(table=2, reason="the deck was exposed when the dealer's screen was shared"),
     m.RevealCommand(reason="a player lost the reveal"),
 ]
@@ -268,6 +289,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         deadline="2025-03-01T23:30:00+01:00",
         carried=1,
         start_players=None,
+        rules=RULES,
         seq=8,
     ),
     full_table_snapshot(your_seat=1, seq=9),

@@ -71,6 +71,7 @@ from protocol.commands import (
     ResumeCommand,
     RevealCommand,
     RuleCommand,
+    SetBreakCommand,
     SetDeadlineCommand,
     SetLevelCommand,
     SetOptionsCommand,
@@ -125,6 +126,9 @@ from protocol.parts import (
     Pot,
     PotResult,
     RevealedDraw,
+    RuleChange,
+    Rules,
+    ScheduledBreak,
     ScheduleLevel,
     SeatStack,
     SeatView,
@@ -298,6 +302,10 @@ __all__ = [
     "AwardCommand",
     "VoidHandCommand",
     "LateRegistrationCommand",
+    "SetBreakCommand",
+    "Rules",
+    "RuleChange",
+    "ScheduledBreak",
     "YourTurn",
 ]
 

@@ -11,10 +11,12 @@ from protocol.fields import (
     Digest,
     DrawKind,
     Name,
+    Reason,
     SeatNo,
     ServerText,
     Street,
     TableNo,
+    Timestamp,
     Title,
     since,
 )
@@ -203,6 +205,76 @@ class Trophy:
     player_id: int
     name: Name
     by_rule: bool
+
+
+@attrs.frozen(kw_only=True)
+class ScheduledBreak:
+    """A break in the schedule (version 2): when the level clock moves on from
+    ``after_level`` by itself, no new hand starts for ``minutes``; then the next level
+    starts from its beginning.
+
+    Attributes:
+        after_level: the level it follows, numbered from 1
+        minutes: how long it lasts
+        taken: true once it has begun (a break is taken once)
+    """
+
+    after_level: int
+    minutes: int
+    taken: bool
+
+
+@attrs.frozen(kw_only=True)
+class RuleChange:
+    """One rule change of the night (version 2), as the players were told it.
+
+    Attributes:
+        rules_version: the rules version it made
+        at: when it was made
+        what: what changed, in words ("action clock 30 s from the next hand")
+        reason: the director's reason
+    """
+
+    rules_version: int
+    at: Timestamp
+    what: ServerText
+    reason: Reason
+
+
+@attrs.frozen(kw_only=True)
+class Rules:
+    """The rules in force (version 2). Every change the director makes is a new
+    ``rules_version``, announced with its reason; it applies from each table's next hand.
+
+    Attributes:
+        rules_version: 1 as the tournament was set up, +1 with every rule change
+        ruleset: the minimum-raise rule: hickory (every raise adds at least the big
+            blind) or standard (at least the largest raise this round)
+        seats_per_table: seats at each table (fixed for the night)
+        level_unit: how levels are measured: minutes, or hands per table in play
+        level_length: the length of a level, in level_unit
+        action_seconds: the action clock per decision
+        time_bank_seconds: each player's time bank, used after the action clock
+        reconnect_grace_seconds: how long the server waits for a dropped connection
+            before it announces the player as disconnected
+        deadline: the time the tournament should end by, or null
+        odd_chip: what happens to an odd chip that cannot be split (the rulebook's rule)
+        breaks: the scheduled breaks, by level
+        changes: the latest rule changes, the newest last (at most 10)
+    """
+
+    rules_version: int
+    ruleset: Literal["hickory", "standard"]
+    seats_per_table: int
+    level_unit: Literal["minutes", "hands"]
+    level_length: int
+    action_seconds: int
+    time_bank_seconds: int
+    reconnect_grace_seconds: int
+    deadline: Timestamp | None
+    odd_chip: ServerText
+    breaks: tuple[ScheduledBreak, ...]
+    changes: tuple[RuleChange, ...]
 
 
 @attrs.frozen(kw_only=True)

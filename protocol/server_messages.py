@@ -34,6 +34,7 @@ from protocol.parts import (
     Place,
     Pot,
     RevealedDraw,
+    Rules,
     ScheduleLevel,
     SeatStack,
     SeatView,
@@ -196,6 +197,13 @@ class Lobby:
             chips: the chips in play are the players' chips plus these (since v2)
         start_players: the tournament starts by itself once this many players have
             joined; null if the director starts it (since v2)
+        rules: the rules in force, with their version and the latest changes; null
+            before the tournament is set up (since v2)
+        break_after_level: during a break, the level it follows; else null. The state
+            is paused during a break (since v2)
+        break_until: during a break, when play resumes; else null (since v2)
+        break_seconds_left: during a break, the seconds until play resumes; else null
+            (since v2)
     """
 
     TYPE: ClassVar[str] = "lobby"
@@ -213,6 +221,10 @@ class Lobby:
     late_until_level: int | None = attrs.field(default=None, metadata={"since": 2})
     carried: int = attrs.field(default=0, metadata=since(2))
     start_players: int | None = attrs.field(default=None, metadata=since(2))
+    rules: Rules | None = attrs.field(default=None, metadata=since(2))
+    break_after_level: int | None = attrs.field(default=None, metadata=since(2))
+    break_until: Timestamp | None = attrs.field(default=None, metadata=since(2))
+    break_seconds_left: int | None = attrs.field(default=None, metadata=since(2))
     seq: int | None = None
 
 

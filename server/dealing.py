@@ -61,6 +61,9 @@ class Drawn:
 @attrs.frozen(kw_only=True)
 class DrawnDeck(Drawn):
     deck: list[Card]
+    # The tournament time the table was found free to deal at: the deal uses it, so a level
+    # (and a break after it) that runs out a moment later cannot refuse the deal half-way.
+    now: float = 0.0
 
 
 async def run_round(h: House, draw: fd.Draw, recipients: Iterable[Client], expected: Iterable[str]
@@ -101,14 +104,15 @@ async def draw_deck(h: House, table_id: int) -> DrawnDeck | None:
     players = [p.player_id for p in t.table(table_id).seats.values() if p.stack > 0]
     expected = [pid for pid in players if speaks_fairness(h.players[pid].client)]
     c, seeds, records = await run_round(h, draw, table_clients(h, table_id), expected)
-    if not t.can_deal(table_id, h.now()):
+    now = h.now()
+    if not t.can_deal(table_id, now):
         return None
     table = t.table(table_id)
     # The seats this hand is dealt to (a player who arrived between the blinds waits: TDA).
     dealt_in = [(s, table.seats[s].player_id) for s in table.deal_plan()[0]]
     contributions = tuple(fd.Contribution(seat=s, player_id=int(pid), seed=seeds.get(pid)) for s, pid in dealt_in)
     deck = h.fair.deck(draw, c.server_seed, contributions)
-    return DrawnDeck(committed=c, seeds=contributions, records=records, deck=deck)
+    return DrawnDeck(committed=c, seeds=contributions, records=records, deck=deck, now=now)
 
 
 def hand_dealt(h: House, table_id: int, drawn: DrawnDeck, hand_no: int) -> None:

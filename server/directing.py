@@ -33,7 +33,8 @@ async def director_command(h: House, client: Client, msg: m.DirectorCommand) -> 
 
 async def run_command(h: House, cmd: m.Command) -> None:
     t = h.tournament
-    payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason}
+    payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason,
+                               "wall": h.wall_clock().isoformat(timespec="seconds")}  # for people
     if isinstance(cmd, m.StartCommand) and t.phase is Phase.REGISTERING:
         await start_tournament(h)
         return
@@ -80,6 +81,8 @@ async def run_command(h: House, cmd: m.Command) -> None:
             payload["chips"] = cmd.chips  # the stack to set, worked out when it applies
     elif isinstance(cmd, m.AnnounceCommand):
         payload["text"] = cmd.text
+    elif isinstance(cmd, m.SetBreakCommand):
+        payload.update(after_level=cmd.after_level, minutes=cmd.minutes)
     elif isinstance(cmd, m.LateRegistrationCommand):
         payload["until_level"] = cmd.until_level
     elif isinstance(cmd, m.RuleCommand):
@@ -89,6 +92,7 @@ async def run_command(h: House, cmd: m.Command) -> None:
             raise ProtocolError(E.NOT_FOUND, f"there is no player {cmd.player_id}")
         payload.update(title=cmd.title, player_id=str(cmd.player_id))
     events = apply_director(t, payload)
+    h.note_rule_times(payload["wall"])
     records = h.journal.input("director", payload) + h.journal.audit(events)
     if isinstance(cmd, m.SetDeadlineCommand):  # accepted: now the lobby shows it
         h.deadline_wall = wall

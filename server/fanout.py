@@ -233,6 +233,10 @@ def tournament_events(h: House, events: Iterable[object], *,
         elif isinstance(e, tev.DirectorAction):
             if e.action not in ("announce", "rule"):  # these are sent by their own events
                 announce_all(h, e.summary, by="director", reason=e.reason)
+        elif isinstance(e, (tev.BreakStarted, tev.BreakEnded)):
+            text = break_text(e)
+            if text is not None:
+                announce_all(h, text, by="server")
         elif isinstance(e, tev.RulingMade):
             send_ruling(h, e)
         elif isinstance(e, tev.HandVoided):
@@ -282,6 +286,21 @@ def tournament_events(h: House, events: Iterable[object], *,
             c = h.players[player_id].client
             if c is not None:
                 c.send(standings)
+
+
+def break_text(e: tev.BreakStarted | tev.BreakEnded) -> str | None:
+    """A break's start or end in words, for everyone; None for a break the director ended
+    early (their resume is announced with its reason)."""
+    if isinstance(e, tev.BreakStarted):
+        busy = " (hands in play finish first)" if e.tables_in_hand else ""
+        return (f"Break: {e.minutes} minutes after level {e.after_level}; play resumes at level "
+                f"{e.next_level}{busy}.")
+    if e.early:
+        return None
+    if not e.resumed:
+        return (f"The break after level {e.after_level} is over; the clock stays paused by the director "
+                f"(level {e.level} next).")
+    return f"The break is over: level {e.level} ({e.small_blind:,}/{e.big_blind:,}) starts now."
 
 
 def watch(h: House, client: Client, table_id: int | None, *, breaking: bool = False) -> None:

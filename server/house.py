@@ -144,6 +144,7 @@ class House:
         self.pending_announcements: list[str] = []  # from recovery, sent once running
         self.restart_notices: list[str] = []  # the same, repeated to each player who resumes
         self.chat_enabled = True
+        self.rule_walls: list[str] = []  # the wall time of each rule change, by rules version - 2
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.fair = FairDealer(tournament_id_for(self.seed))  # the verifiable deck's state
         self._resume_at = 0.0  # tournament time when the server last stopped
@@ -199,6 +200,18 @@ class House:
     def now(self) -> float:
         """Tournament time: monotonic, and it does not run while the server is down."""
         return self._time_base + trio.current_time()
+
+    def note_rule_times(self, wall: object) -> None:
+        """The wall-clock time of each rule change a director operation just made (the
+        lobby's ``rules.changes``): ``wall`` as logged with the operation, so a restart shows
+        the same times. A log written before it carried one reads the time from the
+        tournament clock (which stands still while the server is down)."""
+        changes = self.tournament.rule_changes
+        for change in changes[len(self.rule_walls):]:
+            if not isinstance(wall, str):
+                when = self.wall_clock() - dt.timedelta(seconds=max(0.0, self.now() - change.at))
+                wall = when.isoformat(timespec="seconds")
+            self.rule_walls.append(wall)
 
     def deadline_in_base(self) -> float | None:
         if self.deadline_wall is None:

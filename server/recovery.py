@@ -322,6 +322,8 @@ def replay_log(
                     if kind == "begin_hand" and table_id is not None:
                         begin_carry[table_id] = p.get("carry", 0)
                     apply_input(t, kind, table_id, p)
+                    if kind == "director":
+                        server.note_rule_times(p.get("wall"))
                     if kind == "register":
                         _register(server, tokens, p["player_id"], p["name"])
             except TournamentError as exc:  # refused before anything changed

@@ -7,8 +7,10 @@ the hand itself, so a picture cannot show a card its receiver may not see.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 import trio
@@ -37,6 +39,37 @@ def carried_chips(h: House) -> int:
         if isinstance(first, HandStartedEvent):
             total += first.carried_in
     return total
+
+
+ODD_CHIP_RULE = "carried pot by pot into the next hand at the table (docs/rules.md)"
+"""The rulebook's odd-chip rule, fixed for every tournament (the rules part shows it)."""
+RULE_CHANGES_SHOWN = 10
+
+
+def _rule_wall(h: House, version: int) -> str:
+    h.note_rule_times(None)  # a change made by no director command (none so far): its time now
+    return h.rule_walls[version - 2]
+
+
+def rules_part(h: House) -> m.Rules:
+    """The rules in force, with their version and the latest changes (protocol v2)."""
+    t = h.tournament
+    s = t.settings
+    return m.Rules(
+        rules_version=t.rules_version, ruleset=s.ruleset.value,
+        seats_per_table=s.seats_per_table,
+        level_unit="hands" if s.by_hands else "minutes",
+        level_length=s.hands_per_level if s.hands_per_level is not None else max(1, round(s.level_minutes)),
+        action_seconds=round(s.action_clock), time_bank_seconds=round(s.time_bank),
+        reconnect_grace_seconds=round(s.reconnect_grace),
+        deadline=None if h.deadline_wall is None else h.deadline_wall.isoformat(timespec="seconds"),
+        odd_chip=ODD_CHIP_RULE,
+        breaks=tuple(m.ScheduledBreak(after_level=n, minutes=minutes, taken=n in t.breaks_taken)
+                     for n, minutes in s.breaks),
+        changes=tuple(m.RuleChange(rules_version=c.version, at=_rule_wall(h, c.version), what=c.what[:2000],
+                                   reason=c.reason)
+                      for c in t.rule_changes[-RULE_CHANGES_SHOWN:]),
+    )
 
 
 def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
@@ -105,7 +138,19 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
         deadline=None if h.deadline_wall is None else h.deadline_wall.isoformat(timespec="seconds"),
         late_until_level=t.late_until if started and t.registration_open() else None,
         carried=carried_chips(h), start_players=h.config.start_at,
+        rules=rules_part(h), **break_fields(h, now),
     )
+
+
+def break_fields(h: House, now: float) -> dict[str, Any]:
+    """The lobby's break fields: the level it follows, when play resumes, seconds left."""
+    t = h.tournament
+    left = t.break_left(now)
+    if left is None or t.on_break is None:
+        return {}
+    until = h.wall_clock() + dt.timedelta(seconds=left)
+    return {"break_after_level": t.on_break.after_level, "break_until": until.isoformat(timespec="seconds"),
+            "break_seconds_left": max(0, int(math.ceil(left)))}
 
 
 SHARE_FROM = 64  # registered players from which joins wait a moment to share one lobby
@@ -190,7 +235,9 @@ def lobby_picture(h: House) -> Picture:
         info = t.level_info(h.now())
         left = info.hands_left if info.hands_left is not None else info.seconds_left
         clock = (info.level, None if left is None else max(0, int(math.ceil(left))))
-    key = (h.lobby_generation, t.state, clock, h.deadline_wall, t.registration_open())
+    left = t.break_left(h.now())
+    key = (h.lobby_generation, t.state, clock, h.deadline_wall, t.registration_open(), t.rules_version,
+           None if left is None else int(math.ceil(left)))
     return _cached(h, "lobby", key, lambda: lobby_message(h))
 
 

@@ -144,7 +144,7 @@ class TableRunner:
         if drawn is None:
             return  # the table may no longer deal: the same commitment serves its next deal
         deck = drawn.deck
-        now = h.now()
+        now = drawn.now  # the time it was found free to deal: the deal cannot be refused now
         carry_before = t.table(table_id).carry
         hand = t.begin_hand(table_id, now, deck=deck)
         table = t.table(table_id)

@@ -91,6 +91,7 @@ def _register() -> None:
         (m.PlayerMoved, c._player_moved),
         (m.ChatMessage, c._chat),
         (m.DirectorCalled, c._director_called),
+        (m.Ruling, c._ruling),
         (m.Announcement, c._announcement),
         (m.History, c._history),
         (m.Standings, c._standings),

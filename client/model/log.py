@@ -34,6 +34,24 @@ class ChatLine:
         return f"[{where}] {who} {self.text}"
 
 
+def ruling_where(msg: m.Ruling) -> str:
+    """What a ruling answers, for its log line: " on call 3 at table 2", " at table 2", ""."""
+    call = f" on call {msg.call_id}" if msg.call_id is not None else ""
+    table = f" at table {msg.table}" if msg.table is not None else ""
+    return call + table
+
+
+def call_line(msg: m.DirectorCalled) -> str:
+    """An open floor call as the director's list shows it."""
+    where = ", ".join(x for x in (
+        f"table {msg.table}" if msg.table is not None else "",
+        f"seat {msg.seat}" if msg.seat is not None else "",
+        f"hand #{msg.hand_no}" if msg.hand_no is not None else "",
+    ) if x)
+    number = f"#{msg.call_id} " if msg.call_id is not None else ""
+    return f"{number}{msg.name}" + (f" ({where})" if where else "") + f": {msg.message}"
+
+
 def describe_action(name: str, msg: m.Action) -> str:
     """One action as a log line: "bob raises to 600", "carol calls 200 and is all in"."""
     kind = msg.action

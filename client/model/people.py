@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from client.model.lobby import LobbyUpdates
-from client.model.log import ChatLine
+from client.model.log import ChatLine, ruling_where
 from client.model.table import SeatModel
 from protocol import messages as m
 
@@ -99,6 +99,15 @@ class PeopleUpdates(LobbyUpdates):
 
     def _director_called(self, msg: m.DirectorCalled, now: float | None) -> None:
         self.director_calls.append(msg)
+        if msg.call_id is not None:  # sent again to a director who logs in: kept once
+            self.open_calls[msg.call_id] = msg
+
+    def _ruling(self, msg: m.Ruling, now: float | None) -> None:
+        if msg.call_id is not None:
+            self.open_calls.pop(msg.call_id, None)
+        line = f"director rules{ruling_where(msg)}: {msg.decision}"
+        self.announcements.append(line)
+        self._say(line)
 
     def _announcement(self, msg: m.Announcement, now: float | None) -> None:
         why = f" ({msg.reason})" if msg.reason else ""

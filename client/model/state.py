@@ -35,7 +35,8 @@ class ModelState:
     - ``log``: the hand log, readable lines; ``chat``: ``ChatLine``s; ``announcements``
     - ``standings`` (places, leader first) and ``standings_final``; ``finished``: the
       ``TournamentFinished`` message once the tournament is over
-    - ``history``: the last ``History`` reply; ``director_calls`` (directors only)
+    - ``history``: the last ``History`` reply; ``director_calls`` (directors only), and
+      ``open_calls``: those no ruling has answered yet, by call number
     - ``last_error``: the last ``Error``; ``goodbye``: the server's goodbye reason
     - ``last_seq``, ``needs_resync``, ``resync_requested``, ``gaps``: sequence tracking
     - ``changes``: incremented by every update, so a view can tell it must redraw
@@ -65,6 +66,7 @@ class ModelState:
         self.finished: m.TournamentFinished | None = None
         self.history: m.History | None = None
         self.director_calls: deque[m.DirectorCalled] = deque(maxlen=log_lines)
+        self.open_calls: dict[int, m.DirectorCalled] = {}
         self.last_error: m.Error | None = None
         self.goodbye: str | None = None
         self.last_seq: int | None = None

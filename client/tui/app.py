@@ -20,6 +20,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from client.model import ClientModel, action_to_act
+from client.model.log import ruling_where
 from client.tui.keys import NOTICE_SECONDS, create_key_bindings
 from client.tui.layout import create_layout
 from client.tui.state import Actions, Tone
@@ -143,7 +144,10 @@ def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessa
         ui.say(f"{msg.by}: {msg.text}{why}", Tone.INFO, now + 3 * NOTICE_SECONDS)
     elif isinstance(msg, m.DirectorCalled):
         where = f" at table {msg.table}" if msg.table is not None else ""
-        ui.say(f"{msg.name}{where} calls the director: {msg.message}", Tone.INFO, now + 3 * NOTICE_SECONDS)
+        number = f" (call {msg.call_id}: Tab shows the calls, rule {msg.call_id} ... answers)" if msg.call_id else ""
+        ui.say(f"{msg.name}{where} calls the director: {msg.message}{number}", Tone.INFO, now + 3 * NOTICE_SECONDS)
+    elif isinstance(msg, m.Ruling):
+        ui.say(f"director rules{ruling_where(msg)}: {msg.decision}", Tone.INFO, now + 3 * NOTICE_SECONDS)
     elif isinstance(msg, m.TournamentFinished):
         place = model.my_place
         text = f"{msg.name} is over" + (f": you finished in place {place}" if place else "")

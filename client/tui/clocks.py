@@ -7,12 +7,30 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.model import PendingTurn, TableModel
+from client.model import ClientModel, PendingTurn, TableModel
 
 
 def clock_text(seconds: float) -> str:
     s = max(0, int(seconds + 0.999))
     return f"{s // 60}:{s % 60:02d}"
+
+
+def break_left(model: ClientModel, now: float) -> float | None:
+    """Seconds left of the break in progress, counted down since the lobby came; None
+    when there is no break (or the server does not say: protocol v1)."""
+    lobby = model.lobby
+    if lobby is None or lobby.break_seconds_left is None or lobby.state != "paused":
+        return None
+    left = float(lobby.break_seconds_left)
+    if model.lobby_received_at is not None:
+        left -= now - model.lobby_received_at
+    return max(0.0, left)
+
+
+def break_text(model: ClientModel, now: float) -> str | None:
+    """"Break: 7:12 left", or None when there is no break."""
+    left = break_left(model, now)
+    return None if left is None else f"Break: {clock_text(left)} left"
 
 
 def clock_bar(turn: PendingTurn, width: int, now: float, ascii: bool) -> StyleAndTextTuples:

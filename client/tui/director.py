@@ -4,16 +4,23 @@ Every command needs a reason (it goes into the announcement and the audit log); 
 is whatever follows the command's arguments. Players are named by name or by id. Examples::
 
     start everyone is here
-    pause dinner break
-    resume back from dinner
+    pause dinner break                    (pause table=2 ... holds one table)
+    resume back from dinner               (resume table=2 ... lets it deal again)
     level 4 running late
     schedule 100/200/20,200/400/20,300/600/20 shorter night
     options action=20 bank=30 grace=60 chat=off too slow
     deadline 23:30 the hall closes        (deadline none ... clears it)
+    break 4 10 pizza arrives at nine      (break 4 0 ... removes it)
     move alice 2 [5] balancing by hand
     remove bob left the building
     chips carol 12000 miscount at table 2
     announce Last hands before the break!
+    rule 3 the bet stands: string raises are not allowed   (answers floor call 3)
+    rule table=2 the button moves to seat 4               (rule all ... for everyone)
+    void 2 two cards exposed in the deal
+    late 4 friends on their way           (late off ... closes it)
+    award carol best bluff
+    reveal                                (once it is over: the server seeds again)
 """
 
 from __future__ import annotations
@@ -33,31 +40,45 @@ class DirectorInputError(ValueError):
 
 COMMAND_HELP = {
     "start": "start REASON",
-    "pause": "pause REASON",
-    "resume": "resume REASON",
+    "pause": "pause [table=N] REASON",
+    "resume": "resume [table=N] REASON",
     "level": "level N REASON (N from 1)",
     "schedule": "schedule SB/BB/MIN,SB/BB/MIN,... REASON",
-    "options": "options [action=S] [bank=S] [grace=S] [chat=on|off] REASON",
+    "options": "options KEY=VALUE... REASON (help options: the keys)",
     "deadline": "deadline HH:MM|ISO|none REASON",
+    "break": "break LEVEL MINUTES REASON (0 minutes removes it)",
     "move": "move PLAYER TABLE [SEAT] REASON",
     "remove": "remove PLAYER REASON",
     "chips": "chips PLAYER AMOUNT REASON",
     "announce": "announce TEXT",
+    "rule": "rule CALL|table=N|all DECISION",
+    "void": "void TABLE REASON",
+    "late": "late LEVEL|off REASON",
+    "award": "award PLAYER TITLE",
+    "reveal": "reveal",
 }
 
 
 COMMAND_MEANING = {
     "start": "start the tournament now, with whoever has joined",
-    "pause": "stop dealing new hands and stop the level clock (hands in play finish)",
-    "resume": "deal again and restart the level clock",
+    "pause": "stop dealing new hands and stop the level clock (hands in play finish); "
+             "with table=N hold that table only",
+    "resume": "deal again and restart the level clock; with table=N let that table deal again",
     "level": "jump to blind level N of the schedule, from the next hand",
     "schedule": "replace the blind schedule: small blind/big blind/minutes per level",
-    "options": "action clock, time bank, reconnect grace (seconds), table chat on or off",
+    "options": "action=S bank=S grace=S (action clock, time bank, reconnect grace in seconds), "
+               "chat=on|off, ruleset=hickory|standard (the minimum raise), minutes=N or hands=N (level length)",
     "deadline": "the time the tournament should end by (local time), or none",
+    "break": "a break of MINUTES (1-120) when level LEVEL ends; resume ends it early",
     "move": "move a player to a table (and seat); balancing still applies afterwards",
     "remove": "take a player out of the tournament (their chips leave play)",
     "chips": "set a player's stack (a miscount, a penalty)",
     "announce": "show a line to everyone",
+    "rule": "a ruling: answers floor call CALL (Tab shows the open calls), or for a table, or for everyone",
+    "void": "call off the hand in play at a table: every bet goes back, the carried chips stay",
+    "late": "take late entries (starting stack) through level LEVEL, or close late registration",
+    "award": "name a trophy for the final results (winner and runner-up are automatic)",
+    "reveal": "send the server seeds again, once the tournament is over (players check their decks)",
     "help": "this list; help COMMAND for one command",
 }
 """What each command does, for ``help`` and docs/director.md."""
@@ -80,7 +101,7 @@ def player_word(p: m.LobbyPlayer) -> str:
     return p.name if " " not in p.name else f"#{p.player_id}"
 
 
-_TAKES_PLAYER = frozenset({"move", "remove", "chips"})
+_TAKES_PLAYER = frozenset({"move", "remove", "chips", "award"})
 
 
 def complete(text: str, lobby: m.Lobby | None) -> list[str]:
@@ -169,14 +190,16 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         raise DirectorInputError(f"unknown command {op!r}: one of " + ", ".join(COMMAND_HELP) + ", help")
     command: m.Command
     if op in ("start", "pause", "resume"):
+        table = _table_option(args) if op != "start" else None
         reason = _reason(args, op)
         if op == "start":
             command = m.StartCommand(reason=reason)
         elif op == "pause":
-            command = m.PauseCommand(reason=reason)
+            command = m.PauseCommand(table=table, reason=reason)
         else:
-            command = m.ResumeCommand(reason=reason)
-        summary = f"{op} the tournament (reason: {reason})"
+            command = m.ResumeCommand(table=table, reason=reason)
+        what = "the tournament" if table is None else f"table {table}"
+        summary = f"{op} {what} (reason: {reason})"
     elif op == "level":
         if not args:
             raise _usage(op)
@@ -200,19 +223,27 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         command = m.SetScheduleCommand(levels=tuple(levels), reason=reason)
         summary = f"replace the schedule with {len(levels)} levels (reason: {reason})"
     elif op == "options":
-        opts: dict[str, int | bool] = {}
+        opts: dict[str, int | bool | str] = {}
         rest = list(args)
-        names = {"action": "action_seconds", "bank": "time_bank_seconds", "grace": "reconnect_grace_seconds"}
+        numbers = {"action": "action_seconds", "bank": "time_bank_seconds", "grace": "reconnect_grace_seconds",
+                   "minutes": "level_minutes", "hands": "hands_per_level"}
         while rest and "=" in rest[0]:
             key, _, value = rest.pop(0).partition("=")
             if key == "chat":
                 if value not in ("on", "off"):
                     raise DirectorInputError("chat=on or chat=off")
                 opts["chat"] = value == "on"
-            elif key in names:
-                opts[names[key]] = _int(value, key)
+            elif key == "ruleset":
+                if value not in ("hickory", "standard"):
+                    raise DirectorInputError("ruleset=hickory (every raise adds at least the big blind) "
+                                             "or ruleset=standard (at least the largest raise this round)")
+                opts["ruleset"] = value
+            elif key in numbers:
+                opts[numbers[key]] = _int(value, key)
             else:
-                raise DirectorInputError(f"unknown option {key!r}: action, bank, grace or chat")
+                raise DirectorInputError(f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes or hands")
+        if "level_minutes" in opts and "hands_per_level" in opts:
+            raise DirectorInputError("levels go by minutes or by hands: give minutes=N or hands=N, not both")
         if not opts:
             raise _usage(op)
         reason = _reason(rest, op)
@@ -226,6 +257,18 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         reason = _reason(args[1:], op)
         command = m.SetDeadlineCommand(deadline=deadline, reason=reason)
         summary = f"{'clear the deadline' if deadline is None else 'end by ' + deadline} (reason: {reason})"
+    elif op == "break":
+        if len(args) < 2:
+            raise _usage(op)
+        level = _int(args[0], "the level")
+        minutes = _int(args[1], "the minutes")
+        if level < 1:
+            raise DirectorInputError("levels are numbered from 1: break LEVEL MINUTES REASON")
+        reason = _reason(args[2:], op)
+        command = m.SetBreakCommand(after_level=level, minutes=minutes, reason=reason)
+        what = (f"remove the break after level {level}" if minutes == 0
+                else f"a break of {minutes} min after level {level}")
+        summary = f"{what} (reason: {reason})"
     elif op == "move":
         if len(args) < 2:
             raise _usage(op)
@@ -254,10 +297,59 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         reason = _reason(args[2:], op)
         command = m.AdjustChipsCommand(player_id=pid, chips=amount, reason=reason)
         summary = f"set {name}'s stack to {amount:,} (reason: {reason})"
-    else:  # announce
+    elif op == "announce":
         text_ = " ".join(args).strip()
         if not text_:
             raise _usage(op)
         command = m.AnnounceCommand(text=text_[:500], reason="announcement")
         summary = f"announce {text_!r}"
+    elif op == "rule":
+        if len(args) < 2:
+            raise _usage(op)
+        target, decision = args[0].lower(), " ".join(args[1:])[:500]
+        if target == "all":
+            command = m.RuleCommand(decision=decision, reason="a ruling for everyone")
+            summary = f"rule for everyone: {decision}"
+        elif target.startswith("table="):
+            table = _int(target[6:], "the table")
+            command = m.RuleCommand(table=table, decision=decision, reason=f"a ruling at table {table}")
+            summary = f"rule at table {table}: {decision}"
+        else:
+            call = _int(target.lstrip("#"), "the call's number (or table=N, or all)")
+            command = m.RuleCommand(call_id=call, decision=decision, reason=f"floor call {call}")
+            summary = f"answer floor call {call}: {decision}"
+    elif op == "void":
+        if not args:
+            raise _usage(op)
+        table = _int(args[0], "the table")
+        reason = _reason(args[1:], op)
+        command = m.VoidHandCommand(table=table, reason=reason)
+        summary = f"VOID the hand in play at table {table}, every bet back (reason: {reason})"
+    elif op == "late":
+        if not args:
+            raise _usage(op)
+        until = None if args[0].lower() in ("off", "none", "close") else _int(args[0], "the level")
+        if until is not None and until < 1:
+            raise DirectorInputError("levels are numbered from 1: late LEVEL REASON")
+        reason = _reason(args[1:], op)
+        command = m.LateRegistrationCommand(until_level=until, reason=reason)
+        what = "close late registration" if until is None else f"take late entries through level {until}"
+        summary = f"{what} (reason: {reason})"
+    elif op == "award":
+        if len(args) < 2:
+            raise _usage(op)
+        pid, name = _player(args[0], lobby)
+        title = " ".join(args[1:])[:80]
+        command = m.AwardCommand(title=title, player_id=pid, reason="the director's award")
+        summary = f"award {title!r} to {name}"
+    else:  # reveal
+        command = m.RevealCommand(reason="the players check their decks")
+        summary = "send the server seeds again"
     return command, summary
+
+
+def _table_option(args: list[str]) -> int | None:
+    """A leading ``table=N`` (taken off ``args``), or None for the whole tournament."""
+    if args and args[0].lower().startswith("table="):
+        return _int(args.pop(0)[6:], "the table")
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from client.model import ClientModel
 from client.model.log import chips
 from client.tui.canvas import Canvas, Lines
-from client.tui.clocks import clock_text
+from client.tui.clocks import break_text, clock_text
 
 
 def level_text(model: ClientModel, now: float) -> str:
@@ -25,6 +25,9 @@ def level_text(model: ClientModel, now: float) -> str:
     lv = lobby.level
     text = f"Level {lv.index + 1} {chips(lv.small_blind)}/{chips(lv.big_blind)}"
     left = next_level_left(model, now)
+    on_break = break_text(model, now)
+    if on_break is not None:
+        return f"{text} · {on_break}"
     if left is not None:
         text += f" · next {left}"
     if lobby.state == "paused":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from client.model import ClientModel
 from client.tui.canvas import Canvas, Lines
 from client.tui.state import UiState
@@ -11,20 +13,20 @@ HELP = [
     ("f", "fold (only when there is a bet to fold to)"),
     ("c", "check, or call the amount shown"),
     ("r", "bet or raise: type the total to raise to, Enter sends"),
-    ("1 2 3 4", "raise box at min / half pot / pot / all in (pot: after your call)"),
-    ("  in the box", "Tab cycles the quick sizes; Esc cancels"),
+    ("1 2 3 4", "raise box at min / half pot / pot / all in (pot after calling)"),
+    ("  in box", "Tab cycles the quick sizes; Esc cancels"),
     ("m", "all in (asks first unless it is your only way on)"),
-    ("  before it", "k check/fold, K call any: queued until your turn, dropped if the bet changes"),
+    ("  before it", "k check/fold, K call any: queued; dropped if the bet changes"),
     ("Any time", ""),
     ("s", "sit out (at once) / I'm back (from the next hand)"),
     ("t", "chat; /lobby TEXT for all, /director TEXT calls the director"),
     ("h", "my last hands (Left/Right to browse)"),
     ("Tab", "side panel: log, chat, standings"),
     ("l", "lobby: every player and table"),
-    ("[  ]", "watch the previous / next table (spectator, director)"),
-    (":", "director command line (director only)"),
+    ("u", "rules in force: clocks, levels, breaks, the director's changes"),
+    ("[  ]", "watch the previous / next table"),
     ("?", "this help; Esc closes"),
-    ("q  Ctrl-C", "quit (your seat is kept: restart to come back; q asks during a hand)"),
+    ("q  Ctrl-C", "quit; your seat is kept (q asks during a hand)"),
 ]
 
 
@@ -40,20 +42,19 @@ def help_rows(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
                 ("usage", COMMAND_HELP[topic]),
                 ("what", COMMAND_MEANING[topic]),
                 ("", ""),
-                ("Every command", "needs a reason at the end: it is announced and logged"),
-                ("players", "by name, or #id for a name with a space (l shows ids)"),
+                ("REASON", "every command ends with one: it is announced and logged"),
+                ("PLAYER", "by name, or #id for a name with a space (l shows ids)"),
             ]
-        rows = [("Director commands", "type : then one of these; Tab completes")]
+        rows = [("Director commands", "type : then one; Tab completes; help COMMAND explains one")]
         rows += [(op, COMMAND_HELP[op]) for op in COMMAND_HELP]
-        rows.append(("help", "help COMMAND: what one command does"))
-        rows.append(("Keys", ""))
-        rows.append((": [ ]", "command line · previous / next table"))
-        rows.append(("t l h Tab", "chat · lobby · history · side panel · q quit"))
+        rows.append(("Keys", "[ ] tables · t chat · l lobby · u rules · Tab panel · q quit"))
         return rows
     rows = list(HELP)
     if model.me.role == "spectator":
-        rows = [r for r in rows if r[0] not in ("f", "c", "r", "1 2 3 4", "  in the box", "m", "  before it", "s")]
+        rows = [r for r in rows if r[0] not in ("f", "c", "r", "1 2 3 4", "  in box", "m", "  before it", "s")]
         rows = [r for r in rows if r[0] != "When it is your turn"]
+    else:
+        rows = [r for r in rows if r[0] != "[  ]"]  # players stay at their own table
     if ui.practice:
         rows = [(k, "quit: this ends the practice tournament (asks first)") if k == "q  Ctrl-C" else (k, t)
                 for k, t in rows]
@@ -61,18 +62,24 @@ def help_rows(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
 
 
 def render_help(model: ClientModel, ui: UiState, width: int, height: int) -> Lines:
+    """The rows, a text too long for the width wrapped under itself (never cut)."""
     c = Canvas(width, height)
     c.center(0, [("class:title bold", "Help")])
     left = max(1, (width - 78) // 2)
-    rows = help_rows(model, ui)
-    for i, (k, text) in enumerate(rows[: height - 2]):
-        if not text:
-            c.text(1 + i, left, k, "class:help.section bold")
-        elif k in ("Director commands", "Keys") or k.startswith("Director command "):
-            c.text(1 + i, left, k, "class:help.section bold")
-            c.text(1 + i, left + len(k) + 2, text, "class:help", width - left - len(k) - 3)
+    lines: list[tuple[str, int, str, str]] = []  # (key, column of the text, text, key style)
+    for k, text in help_rows(model, ui):
+        if not text or k in ("Director commands", "Keys") or k.startswith("Director command "):
+            at = left + len(k) + 2
         else:
-            c.text(1 + i, left + 2, f"{k:<11}", "class:key")
-            c.text(1 + i, left + 14, text, "class:help", width - left - 15)
+            at = left + 14
+        chunks = textwrap.wrap(text, max(10, width - at - 1)) or [""]
+        lines += [(k if i == 0 else "", at, chunk, "class:help.section bold" if at != left + 14 else "class:key")
+                  for i, chunk in enumerate(chunks)]
+    for i, (k, at, text, style) in enumerate(lines[: height - 2]):
+        if style == "class:key":
+            c.text(1 + i, left + 2, f"{k:<11}", style)
+        else:
+            c.text(1 + i, left, k, style)
+        c.text(1 + i, at, text, "class:help", width - at - 1)
     c.center(height - 1, [("class:dim", "Esc or ? closes")])
     return c.lines()

@@ -26,6 +26,7 @@ from client.tui.bottom import all_in_amount, is_my_turn
 from client.tui.director import DirectorInputError, complete, parse_command
 from client.tui.history import history_lines
 from client.tui.layout import focus_screen
+from client.tui.side_panel import panels_for
 from client.tui.state import Actions, Confirm, InputMode, Overlay, Panel, PendingCommand, Tone
 from poker.actions import Action, LegalActions
 from protocol import messages as m
@@ -448,10 +449,18 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.overlay = Overlay.LOBBY
         actions.send(m.LobbyRequest())
 
+    @kb.add("u", filter=idle)
+    def _rules(event: KeyPressEvent) -> None:
+        if ui.overlay is Overlay.RULES:
+            ui.overlay = None
+            return
+        ui.overlay = Overlay.RULES
+        actions.send(m.LobbyRequest())  # the rules come with the lobby
+
     @kb.add("tab", filter=idle)
     def _panel(event: KeyPressEvent) -> None:
-        panels = list(Panel)
-        ui.panel = panels[(panels.index(ui.panel) + 1) % len(panels)]
+        panels = panels_for(model)
+        ui.panel = panels[(panels.index(ui.panel) + 1) % len(panels)] if ui.panel in panels else panels[0]
         if ui.panel is Panel.STANDINGS:
             actions.send(m.StandingsRequest())
 

@@ -77,6 +77,8 @@ def lobby_state_text(model: ClientModel) -> str:
         if lobby.start_players:
             return f"Registration open: {joined} of {lobby.start_players} joined, starts when all are in"
         return f"Registration open: {joined} joined, the director starts the tournament"
+    if lobby.state == "paused" and lobby.break_after_level is not None:
+        return f"On a break after level {lobby.break_after_level}: play resumes at level {lobby.break_after_level + 1}"
     if lobby.state == "paused":
         return "Paused by the director"
     if lobby.state == "finished":

@@ -33,6 +33,7 @@ from client.tui.header import render_header
 from client.tui.help import render_help
 from client.tui.history import render_history
 from client.tui.lobby import render_lobby
+from client.tui.rules import render_rules
 from client.tui.side_panel import render_side_panel
 from client.tui.standings import render_standings
 from client.tui.state import Overlay, UiState
@@ -169,4 +170,6 @@ def render_overlay(model: ClientModel, ui: UiState, width: int, height: int, now
         return render_history(model, ui, width, height)
     if ui.overlay is Overlay.LOBBY:
         return render_lobby(model, ui, width, height, now)
+    if ui.overlay is Overlay.RULES:
+        return render_rules(model, width, height, now)
     return render_standings(model, width, height)

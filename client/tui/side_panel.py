@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.model import ClientModel
+from client.model.log import call_line
 from client.tui.canvas import Canvas, Lines
 from client.tui.standings import standings_lines
 from client.tui.state import Panel, UiState
@@ -28,8 +29,8 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
     c = Canvas(width, height)
     inner = width - 1
     tabs: StyleAndTextTuples = []
-    for p in Panel:
-        label = {"log": "Log", "chat": "Chat", "standings": "Standings"}[p.value]
+    for p in panels_for(model):
+        label = {"log": "Log", "chat": "Chat", "standings": "Standings", "calls": f"Calls {len(model.open_calls)}"}[p.value]
         tabs.append(("class:tab.active" if p is ui.panel else "class:tab", f" {label} "))
     c.write(0, 0, tabs)
     body_h = height - 1
@@ -42,6 +43,11 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
             c.text(1 + log_h, 0, "-" * width, "class:frame")
             for i, (style, line) in enumerate(wrap_tail_styled(chat_lines(model), inner, chat_h - 1)):
                 c.text(2 + log_h + i, 1, line, style, inner)
+    elif ui.panel is Panel.CALLS:
+        calls = [call_line(c) for c in model.open_calls.values()] or [
+            "(no open calls: a player's call to the floor shows here; rule CALL DECISION answers it)"]
+        for i, line in enumerate(wrap_tail(calls, inner, body_h)):
+            c.text(1 + i, 1, line, "class:log", inner)
     elif ui.panel is Panel.CHAT:
         said = chat_lines(model) or [("class:chat", "(no chat yet: press t to talk)")]
         for i, (style, text) in enumerate(wrap_tail_styled(said, inner, body_h)):
@@ -50,6 +56,11 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
         for i, frags in enumerate(standings_lines(model, inner)[:body_h]):
             c.write(1 + i, 1, frags, inner)
     return c.lines()
+
+
+def panels_for(model: ClientModel) -> list[Panel]:
+    """The side panel's tabs, in Tab order: the director also has the open floor calls."""
+    return [p for p in Panel if p is not Panel.CALLS or model.me.role == "director"]
 
 
 def log_style(line: str) -> str:

@@ -27,6 +27,7 @@ class Overlay(enum.StrEnum):
     HISTORY = "history"
     STANDINGS = "standings"
     LOBBY = "lobby"
+    RULES = "rules"
 
 
 class Panel(enum.StrEnum):
@@ -35,6 +36,7 @@ class Panel(enum.StrEnum):
     LOG = "log"
     CHAT = "chat"
     STANDINGS = "standings"
+    CALLS = "calls"  # the director's open floor calls (directors only)
 
 
 class InputMode(enum.StrEnum):

@@ -4,7 +4,8 @@ Pure, like the tournament it reads: no trio, no socket, no clock read (``now`` i
 tournament time, passed in), so a test builds a tournament, calls these and reads the
 dicts. Three pictures, one per feed of the web page (``feeds.py``):
 
-- ``clock_state``: the big screen: level or BREAK, blinds, the countdown, the next level,
+- ``clock_state``: the big screen: level or BREAK (a scheduled break counts down to the
+  end of the break), blinds, the countdown, the next level and the next break,
   players left, average stack, chips in play, the latest table moves, the director's
   announcements, PAUSED, late registration, and the final standings and trophies once it
   is over;
@@ -116,6 +117,20 @@ def _pause_reason(t: Tournament) -> str | None:
     return None
 
 
+def _next_break(t: Tournament, seconds_left: float | None) -> Json:
+    """The next scheduled break not yet taken: after which level, how long, and (levels by
+    time) the seconds of play until it."""
+    if t.phase is Phase.FINISHED:
+        return {"next_break": None, "next_break_seconds": None}
+    for after, minutes in t.settings.breaks:
+        if after >= t.level and after not in t.breaks_taken:
+            seconds = None
+            if seconds_left is not None:
+                seconds = round(seconds_left + (after - t.level) * t.settings.level_seconds, 1)
+            return {"next_break": {"after_level": after, "minutes": minutes}, "next_break_seconds": seconds}
+    return {"next_break": None, "next_break_seconds": None}
+
+
 def _blinds(sb: int, bb: int) -> Json:
     return {"small_blind": sb, "big_blind": bb}
 
@@ -129,8 +144,12 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
     paused_reason = _pause_reason(t) if t.paused else None
     if context.halted and phase == "running":
         phase, paused_reason = "paused", "a technical problem: the director is on it"
-    # A pause the director calls a break is shown as one (BREAK instead of the level).
+    # A scheduled break (BREAK and its countdown), or a pause the director calls a break.
+    brk = t.on_break if phase == "paused" else None
+    if brk is not None:
+        paused_reason = f"break after level {brk.after_level}: play resumes at level {brk.after_level + 1}"
     on_break = phase == "paused" and paused_reason is not None and "break" in paused_reason.lower()
+    break_left = t.break_left(now) if brk is not None else None
     started = t.phase is not Phase.REGISTERING
     registered = len(t.registered)
     left = len(t.players_in()) if started else registered
@@ -152,9 +171,9 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
             "running": phase == "running",
         },
         "next_level": {"number": info.level + 1, **_blinds(info.next_small_blind, info.next_big_blind)},
-        # Scheduled breaks are not part of the tournament yet: a pause whose reason names
-        # a break shows as BREAK; the next one is unknown until the schedule has them.
-        "next_break_seconds": None,
+        "break_seconds_left": None if break_left is None else round(break_left, 1),
+        "break_seconds": None if brk is None else round(brk.until - brk.began, 1),
+        **_next_break(t, info.seconds_left),
         "players": {"left": left, "registered": registered},
         "tables": len(t.tables),
         "average_stack": round(average),

@@ -6,6 +6,8 @@ from .director import Director
 from .errors import TournamentError
 from .events import (
     Announcement,
+    BreakEnded,
+    BreakStarted,
     ChipsCorrected,
     ClockPaused,
     ClockResumed,
@@ -20,6 +22,7 @@ from .events import (
     PlayerMoved,
     PlayerRegistered,
     PlayerSeated,
+    RuleChange,
     RulesChanged,
     TableBroken,
     TournamentEvent,
@@ -31,10 +34,10 @@ from .standings import Standing
 from .tournament import LevelInfo, Location, Phase, Tournament
 
 __all__ = [
-    "Announcement", "ChipsCorrected", "ClockPaused", "ClockResumed", "DeadlinePassed",
+    "Announcement", "BreakEnded", "BreakStarted", "ChipsCorrected", "ClockPaused", "ClockResumed", "DeadlinePassed",
     "Director", "DirectorAction", "FinalTable", "FinishReason", "FloorCalled", "LevelChanged",
     "LevelInfo", "Location", "MoveReason", "Phase", "PlayerEliminated", "PlayerMoved",
-    "PlayerRegistered", "PlayerSeated", "RulesChanged", "Settings", "Standing", "TableBroken",
+    "PlayerRegistered", "PlayerSeated", "RuleChange", "RulesChanged", "Settings", "Standing", "TableBroken",
     "Tournament", "TournamentError", "TournamentEvent", "TournamentFinished",
     "TournamentStarted",
 ]

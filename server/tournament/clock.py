@@ -70,9 +70,12 @@ class LevelClock:
         """Seconds left in the level (by time)."""
         return max(0.0, level_seconds - self.in_level(now))
 
-    def advance_by_time(self, now: float, level_seconds: float, last: int) -> list[int]:
-        """Move on past every level that has run out by ``now``, up to ``last``; the new
-        level indices."""
+    def advance_by_time(
+        self, now: float, level_seconds: float, last: int, stops: frozenset[int] = frozenset()
+    ) -> list[int]:
+        """Move on past every level that has run out by ``now``, up to ``last``, and no
+        further than an index in ``stops`` (a break comes before that level: the levels
+        after it wait for the break); the new level indices."""
         new: list[int] = []
         if not self.started:
             return new
@@ -82,7 +85,13 @@ class LevelClock:
             self.index += 1
             self.hands_in_level = 0
             new.append(self.index)
+            if self.index in stops:
+                break
         return new
+
+    def due(self, now: float, level_seconds: float, last: int) -> bool:
+        """Whether the level on now has run out by ``now`` (levels by time)."""
+        return self.started and self.index < last and self.in_level(now) >= level_seconds
 
     def count_hand(self, hands_per_level: int, tables: int, last: int) -> list[int]:
         """A hand finished (levels by hands); the new level index if this one is over

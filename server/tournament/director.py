@@ -42,12 +42,13 @@ from .events import (
     DirectorAction,
     LevelChanged,
     MoveReason,
+    RuleChange,
     RulesChanged,
     RulingMade,
     TournamentEvent,
     TrophyAwarded,
 )
-from .settings import Settings, is_number, is_whole
+from .settings import BREAK_MINUTES, Settings, is_number, is_whole
 from .tournament import Tournament
 
 Events = list[TournamentEvent]
@@ -78,6 +79,12 @@ class Director:
         self._need_reason(reason)
         self._need_time(now)
         self._need_running()
+        brk = self._t.on_break
+        if brk is not None:
+            raise TournamentError(
+                f"the tournament is on a break after level {brk.after_level} (no hand starts until it "
+                f"ends): `resume` ends it early, `set_break {brk.after_level} MINUTES` changes its length"
+            )
         if self._t.paused:
             raise TournamentError("the clock is already paused")
         effects = self._t._pause(now)
@@ -88,9 +95,15 @@ class Director:
         self._need_reason(reason)
         self._need_time(now)
         self._need_running()
-        if not self._t.paused:
+        t = self._t
+        if t.on_break is not None:
+            after = t.on_break.after_level
+            effects = t._end_break(now, early=True)
+            summary = f"The break after level {after} ends early: play resumes at level {t.level}"
+            return [self._record(now, "resume", reason, summary), *effects]
+        if not t.paused:
             raise TournamentError("the clock is not paused")
-        effects = self._t._resume(now)
+        effects = t._resume(now)
         return [self._record(now, "resume", reason, "The clock resumes"), *effects]
 
     def set_level(self, now: float, level: int, *, reason: str) -> Events:
@@ -132,12 +145,13 @@ class Director:
                 f"{MAX_CHIPS} chips: set an earlier level first, or give a schedule with higher blinds"
             )
         t.settings = settings
-        effects: Events = [RulesChanged(changes=(("schedule", _blinds_text(settings.schedule)),))]
+        summary = f"new blind schedule from the next hand: {_blinds_text(settings.schedule)}"
+        version = self._new_version(now, summary, reason)
+        effects: Events = [RulesChanged(changes=(("schedule", _blinds_text(settings.schedule)),), version=version)]
         if t.blinds != before:
             sb, bb = t.blinds
             effects.append(LevelChanged(level=t.level, small_blind=sb, big_blind=bb, by_director=True))
-        summary = f"New blind schedule from the next hand: {_blinds_text(settings.schedule)}"
-        return [self._record(now, "change_schedule", reason, summary), *effects]
+        return [self._record(now, "change_schedule", reason, _versioned(version, summary)), *effects]
 
     def change_rules(
         self,
@@ -185,11 +199,13 @@ class Director:
         shown = tuple(
             (name, str(getattr(new, name))) for name in changes if getattr(new, name) != getattr(old, name)
         )
-        effects: Events = [RulesChanged(changes=shown)]
+        said = [name for name in changes if not (name == "hands_per_level" and new.hands_per_level is None)]
+        text = ", ".join(option_words(name, getattr(new, name)) for name in said) + " from the next hand"
+        version = self._new_version(now, text, reason)
+        effects: Events = [RulesChanged(changes=shown, version=version)]
+        record = self._record(now, "change_rules", reason, _versioned(version, text))
         effects += t._advance(now)  # a shorter level may be over already
-        text = ", ".join(f"{k} {v}" for k, v in shown) or "no change"
-        summary = f"From the next hand: {text}"
-        return [self._record(now, "change_rules", reason, summary), *effects]
+        return [record, *effects]
 
     def set_deadline(self, now: float, deadline: float | None, *, reason: str) -> Events:
         """Set or clear the deadline (in the time base of ``now``). A deadline already
@@ -213,10 +229,12 @@ class Director:
         t.settings = attrs.evolve(t.settings, deadline=deadline)
         if t.deadline_passed and (deadline is None or deadline > now):
             t.deadline_passed = False
-        effects: Events = [RulesChanged(changes=(("deadline", str(deadline)),))]
-        effects += t._advance(now)
         summary = deadline_summary(now, deadline)
-        return [self._record(now, "set_deadline", reason, summary), *effects]
+        version = self._new_version(now, summary, reason)
+        effects: Events = [RulesChanged(changes=(("deadline", str(deadline)),), version=version)]
+        record = self._record(now, "set_deadline", reason, _versioned(version, summary))
+        effects += t._advance(now)
+        return [record, *effects]
 
     # -- players ---------------------------------------------------------------------
 
@@ -412,7 +430,72 @@ class Director:
         text = ("Late registration is closed" if until_level is None else
                 f"Late registration is open until the end of level {until_level}, with "
                 f"{t.settings.starting_stack:,} chips")
-        return [self._record(now, "late_registration", reason, text)]
+        version = self._new_version(now, text, reason)
+        return [self._record(now, "late_registration", reason, _versioned(version, text))]
+
+    def set_break(self, now: float, after_level: int, minutes: int, *, reason: str) -> Events:
+        """Schedule a break of ``minutes`` after level ``after_level`` (numbered from 1), or
+        with 0 minutes remove it. When the level clock moves on from that level by itself
+        (by time or by hands) no new hand starts (hands in progress finish) until the
+        break has run; then the next level starts from its beginning. Setting the break in
+        progress changes its length (counted from when it began). A level the director
+        jumps past with ``set_level`` has no break."""
+        self._need_reason(reason)
+        self._need_time(now)
+        self._need_not_finished()
+        t = self._t
+        if not is_whole(after_level) or after_level < 1:
+            raise TournamentError(f"levels are numbered from 1: no break after level {after_level!r}")
+        levels = len(t.settings.schedule)
+        top = max(levels, t.level)
+        if after_level > top:
+            raise TournamentError(
+                f"level {after_level} does not exist: the schedule has {levels} levels"
+                + (f" and the level on now is {t.level}" if t.level > levels else "")
+                + " (change the schedule to add levels)"
+            )
+        if after_level > t.settings.last_level:
+            raise TournamentError(
+                f"level {after_level} is the last level (its blinds cannot double again): no break can follow it"
+            )
+        low, high = BREAK_MINUTES
+        if not is_whole(minutes) or not (minutes == 0 or low <= minutes <= high):
+            raise TournamentError(f"a break lasts {low} to {high} minutes (0 removes it), not {minutes!r}")
+        brk = t.on_break
+        in_progress = brk is not None and brk.after_level == after_level
+        if in_progress and minutes == 0:
+            raise TournamentError(
+                f"the break after level {after_level} is in progress: `resume` ends it now"
+            )
+        if not in_progress:
+            if t.phase.value == "running" and after_level < t.level:
+                raise TournamentError(
+                    f"level {after_level} is over (the level on now is {t.level}): a break goes after "
+                    f"level {t.level} or a later one"
+                )
+            if after_level in t.breaks_taken:
+                raise TournamentError(f"the break after level {after_level} was taken already")
+        current = t.settings.break_after(after_level)
+        if minutes == 0 and current is None:
+            raise TournamentError(f"there is no break after level {after_level} to remove")
+        if minutes == current:
+            raise TournamentError(f"the break after level {after_level} is {minutes} minutes already")
+        kept = tuple(b for b in t.settings.breaks if b[0] != after_level)
+        t.settings = attrs.evolve(t.settings, breaks=kept + (((after_level, minutes),) if minutes else ()))
+        if in_progress:
+            assert brk is not None
+            t.on_break = attrs.evolve(brk, until=brk.began + minutes * 60.0)
+            text = f"the break after level {after_level} now lasts {minutes} minutes"
+        elif minutes:
+            text = f"a break of {minutes} minutes after level {after_level}"
+        else:
+            text = f"no break after level {after_level}"
+        version = self._new_version(now, text, reason)
+        effects: Events = [RulesChanged(changes=(("break", f"{after_level}:{minutes}"),), version=version)]
+        record = self._record(now, "set_break", reason, _versioned(version, text))
+        if in_progress and now >= t.on_break.until:  # type: ignore[union-attr]  # shortened: over
+            effects += t._end_break(now, early=False)
+        return [record, *effects]
 
     def void_hand(self, now: float, table_id: int, *, reason: str) -> Events:
         """Call off the hand in progress at a table: every bet goes back, the button stays."""
@@ -494,6 +577,13 @@ class Director:
         if not is_whole(table_id):
             raise TournamentError(f"a table is a number, not {table_id!r}")
 
+    def _new_version(self, now: float, what: str, reason: str) -> int:
+        """A rule change was accepted: the next rules version, kept with what and why."""
+        t = self._t
+        t.rules_version += 1
+        t.rule_changes.append(RuleChange(version=t.rules_version, at=now, what=what, reason=reason.strip()))
+        return t.rules_version
+
     def _need_time(self, now: float) -> None:
         if not is_number(now):
             raise TournamentError(f"the time of an operation is a number of seconds, not {now!r}")
@@ -551,6 +641,26 @@ class Director:
         if e.out:
             text = f"The director's {what} for {e.name} was not applied: eliminated first (place {e.place})"
         return Announcement(at=now, text=text, to=(player_id,))
+
+
+def _versioned(version: int, text: str) -> str:
+    """A rule change as announced: "Rules v4: action clock 30 s from the next hand"."""
+    return f"Rules v{version}: {text}"
+
+
+def option_words(name: str, value: object) -> str:
+    """One option in words, as players read it: "action clock 30 s", "levels of 15 min"."""
+    def num(x: object) -> str:
+        return f"{x:g}" if isinstance(x, float) else str(x)
+
+    if name == "ruleset":
+        return f"ruleset {getattr(value, 'value', value)}"
+    if name == "level_minutes":
+        return f"levels of {num(value)} min"
+    if name == "hands_per_level":
+        return f"levels of {value} hands per table"
+    words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}
+    return f"{words.get(name, name)} {num(value)} s"
 
 
 def deadline_summary(now: float, deadline: float | None) -> str:

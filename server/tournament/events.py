@@ -116,9 +116,52 @@ class ClockResumed:
 
 @attrs.frozen(kw_only=True)
 class RulesChanged:
-    """Options the director changed; they apply from the next hand dealt at each table."""
+    """Options the director changed; they apply from the next hand dealt at each table.
+    ``version``: the rules version they make (``Tournament.rules_version``)."""
 
     changes: tuple[tuple[str, str], ...]  # (option, new value as text)
+    version: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class RuleChange:
+    """One versioned rule change, as the lobby lists it: version ``version`` of the rules
+    came in at ``at`` with ``what`` (in words), for the director's ``reason``."""
+
+    version: int
+    at: float
+    what: str
+    reason: str
+
+
+@attrs.frozen(kw_only=True)
+class BreakStarted:
+    """The level clock moved on from ``after_level`` and a break was scheduled there: no new
+    hand starts (``tables_in_hand`` finish theirs) until ``until``, when ``next_level`` begins
+    from its start. ``held``: the director had paused the clock already; it stays paused
+    after the break."""
+
+    at: float
+    after_level: int
+    minutes: int
+    until: float
+    next_level: int
+    tables_in_hand: tuple[int, ...]
+    held: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class BreakEnded:
+    """The break is over: by its time, or ``early`` by the director's resume. ``resumed``:
+    the clock runs again (not when the director had paused it before the break)."""
+
+    at: float
+    after_level: int
+    level: int
+    small_blind: int
+    big_blind: int
+    early: bool
+    resumed: bool
 
 
 @attrs.frozen(kw_only=True)
@@ -239,6 +282,8 @@ TournamentEvent = (
     | ClockPaused
     | ClockResumed
     | RulesChanged
+    | BreakStarted
+    | BreakEnded
     | DeadlinePassed
     | PlayerEliminated
     | ChipsCorrected

@@ -50,7 +50,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "remove_player": ("player_id",), "adjust_chips": ("player_id",),
     "transfer_chips": ("from_player", "to_player", "amount"), "announce": ("text",),
     "late_registration": ("until_level",), "rule": ("decision",), "award": ("title", "player_id"),
-    "void_hand": ("table",),
+    "void_hand": ("table",), "set_break": ("after_level", "minutes"),
 }
 DIRECTOR_OPS = tuple(_FIELDS)
 
@@ -99,6 +99,8 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
         if unknown:
             raise TournamentError(f"unknown option {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
         return d.change_rules(now, reason=reason, **options)
+    if op == "set_break":
+        return d.set_break(now, p["after_level"], p["minutes"], reason=reason)
     if op == "set_deadline":
         return d.set_deadline(now, p["deadline"], reason=reason)
     if op == "move_player":

@@ -21,6 +21,7 @@ from poker.limits import MAX_CHIPS
 from .errors import TournamentError
 
 Schedule = tuple[tuple[int, int], ...]
+Breaks = tuple[tuple[int, int], ...]  # (after level N, numbered from 1; minutes), by level
 
 # The bounds of every option (docs/director.md lists them): wide enough for any real night,
 # narrow enough that no value can overflow a message (times go out in milliseconds, chips
@@ -31,6 +32,7 @@ MAX_TIME_BANK_SECONDS = 86_400.0
 MAX_RECONNECT_GRACE_SECONDS = 86_400.0
 LEVEL_MINUTES = (1.0, 1_000_000.0)  # the top is about two years: a level that never ends
 MAX_HANDS_PER_LEVEL = 1_000_000
+BREAK_MINUTES = (1, 120)  # a break is a pause for people, not a way to stop the night
 
 
 def is_whole(value: object) -> bool:
@@ -83,6 +85,32 @@ def _check_schedule(_: Any, __: Any, schedule: Schedule) -> None:
         previous = (sb, bb)
 
 
+def _to_breaks(value: Iterable[Iterable[int]]) -> Breaks:
+    """Breaks as ``(after level, minutes)`` pairs of whole numbers, by level; refused with
+    the first thing wrong (a break of 2.5 minutes, a level 0, two breaks after one level)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TournamentError(f"breaks are a list of (after level, minutes), not {value!r}")
+    out: dict[int, int] = {}
+    low, high = BREAK_MINUTES
+    for item in value:
+        if len(out) >= MAX_LEVELS:
+            raise TournamentError(f"at most {MAX_LEVELS} breaks")
+        if isinstance(item, (str, bytes)) or not isinstance(item, Iterable):
+            raise TournamentError(f"a break is (after level, minutes), not {item!r}")
+        pair = tuple(item)
+        if len(pair) != 2 or not all(is_whole(x) for x in pair):
+            raise TournamentError(f"a break is (after level, minutes) in whole numbers, not {pair!r}")
+        level, minutes = pair
+        if level < 1:
+            raise TournamentError(f"levels are numbered from 1: no break after level {level}")
+        if not low <= minutes <= high:
+            raise TournamentError(f"a break lasts {low} to {high} minutes, not {minutes}")
+        if level in out:
+            raise TournamentError(f"two breaks after level {level}: give one")
+        out[level] = minutes
+    return tuple(sorted(out.items()))
+
+
 def _whole_in(low: int, high: int) -> Any:
     def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
         if value is None and attribute.name == "hands_per_level":
@@ -127,6 +155,9 @@ class Settings:
       lasts that many hands per table in play (see ``clock.py``).
     - ``deadline``: when no new hand may start, in the time base of ``now`` (None: none).
       The server turns "midnight, local time" into that base.
+    - ``breaks``: ``(N, minutes)``: when the level clock moves on from level N by itself
+      (by time or by hands), play stops for that many minutes (``Tournament`` and
+      docs/rules.md say how).
     - ``reconnect_grace``: seconds the server waits for a dropped connection before it
       announces the player as disconnected; the seat is kept regardless (section 8).
 
@@ -150,6 +181,7 @@ class Settings:
         default=60.0, validator=_seconds_in(0.0, MAX_RECONNECT_GRACE_SECONDS)
     )
     deadline: float | None = attrs.field(default=None, validator=_deadline)
+    breaks: Breaks = attrs.field(default=(), converter=_to_breaks)
 
     @property
     def by_hands(self) -> bool:
@@ -163,6 +195,13 @@ class Settings:
     def last_level(self) -> int:
         """The 0-based index of the last level (``poker.levels.last_level``)."""
         return last_level(self.schedule)
+
+    def break_after(self, level: int) -> int | None:
+        """The minutes of the break after ``level`` (numbered from 1), or None."""
+        for after, minutes in self.breaks:
+            if after == level:
+                return minutes
+        return None
 
     def blinds(self, index: int) -> tuple[int, int]:
         """(small blind, big blind) of the level with 0-based ``index``; doubling past the end

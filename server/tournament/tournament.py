@@ -38,6 +38,8 @@ from poker.table import Table
 from .clock import LevelClock
 from .errors import TournamentError
 from .events import (
+    BreakEnded,
+    BreakStarted,
     ClockPaused,
     ClockResumed,
     DeadlinePassed,
@@ -52,6 +54,7 @@ from .events import (
     PlayerMoved,
     PlayerRegistered,
     PlayerSeated,
+    RuleChange,
     TableBroken,
     TournamentEvent,
     TournamentFinished,
@@ -115,6 +118,18 @@ class Location:
 
 
 @attrs.frozen(kw_only=True)
+class OnBreak:
+    """A break in progress: after level ``after_level``, from ``began`` to ``until`` (in the
+    time base of ``now``). ``held``: the director had paused the clock before it began, so
+    the clock stays paused when it ends by itself."""
+
+    after_level: int
+    began: float
+    until: float
+    held: bool
+
+
+@attrs.frozen(kw_only=True)
 class LevelInfo:
     level: int  # the number people see, from 1
     small_blind: int
@@ -142,6 +157,12 @@ class Tournament:
         self.late_until: int | None = None  # late entries taken through this level (director's)
         self.held_tables: set[int] = set()  # tables the director paused
         self.audit_log: list[DirectorAction] = []  # every director operation, in order
+        # The rules in force have a version: 1 as the tournament was set up, +1 with every
+        # rule change the director makes (``Director``), each kept with its reason.
+        self.rules_version = 1
+        self.rule_changes: list[RuleChange] = []
+        self.breaks_taken: set[int] = set()  # levels whose break was taken (or begun)
+        self.on_break: OnBreak | None = None
         self.result: TournamentFinished | None = None
         self._entrants: dict[str, _Entrant] = {}
         self._left = 0  # entrants not out: ``len(players_in())`` without the walk
@@ -168,6 +189,13 @@ class Tournament:
     @property
     def paused(self) -> bool:
         return self.phase is Phase.RUNNING and not self.clock.running
+
+    def break_left(self, now: float) -> float | None:
+        """Seconds left of the break in progress (0 once over, until a tick ends it), or
+        None when there is no break."""
+        if self.on_break is None or self.phase is not Phase.RUNNING:
+            return None
+        return max(0.0, self.on_break.until - now)
 
     @property
     def finished(self) -> bool:
@@ -313,6 +341,11 @@ class Tournament:
             return "the tournament is over"
         if self._deadline_reached(now):
             return "the deadline has passed: no new hand starts"
+        if self.on_break is not None:
+            return (f"the tournament is on a break after level {self.on_break.after_level}: "
+                    "no new hand starts until it ends")
+        if self._break_due(now):
+            return f"level {self.level} is over and a break follows it: no new hand starts"
         if not self.clock.running:
             return "the tournament clock is paused: no new hand starts until it resumes"
         if table_id not in self.tables:
@@ -470,7 +503,8 @@ class Tournament:
             events += self._place_busts(table_id, hand.hand_no, [(p.player_id, start) for _, p, start in busts])
         hpl = self.settings.hands_per_level
         if hpl is not None and self._levels_move():
-            events += self._level_events(self.clock.count_hand(hpl, len(self.tables), self.settings.last_level))
+            new = self.clock.count_hand(hpl, len(self.tables), self.settings.last_level)
+            events += self._level_events(new) + self._break_if_due(new, now)
         events += self._deliver(table_id)
         events += self._apply_deferred()
         events += self._settle(now)
@@ -490,8 +524,10 @@ class Tournament:
         return events
 
     def tick(self, now: float) -> Events:
-        """Let time pass: level changes by the clock, and the deadline."""
+        """Let time pass: the end of a break, level changes by the clock, and the deadline."""
         events, self._outbox = self._outbox, []  # events begin_hand made come first
+        if self.phase is Phase.RUNNING and self.on_break is not None and now >= self.on_break.until:
+            events += self._end_break(now, early=False)
         if self.phase is Phase.RUNNING and not self.deadline_passed:  # else nothing can pass
             events += self._advance(now)
         return events
@@ -536,10 +572,63 @@ class Tournament:
             events += self._finish_if_over(now)
             return events
         if settings.hands_per_level is None:  # levels by time
-            return self._level_events(
-                self.clock.advance_by_time(now, settings.level_seconds, settings.last_level)
-            )
+            stops = self._break_stops() if settings.breaks else frozenset()
+            new = self.clock.advance_by_time(now, settings.level_seconds, settings.last_level, stops)
+            return self._level_events(new) + self._break_if_due(new, now)
         return []
+
+    # -- internals: breaks -------------------------------------------------------------
+
+    def _break_stops(self) -> frozenset[int]:
+        """The level indices a break comes before: a break after level N (numbered from 1)
+        comes before index N, until it is taken."""
+        return frozenset(n for n, _ in self.settings.breaks if n not in self.breaks_taken)
+
+    def _break_due(self, now: float) -> bool:
+        """The level on now ran out by time and its break has not begun yet (a tick or the
+        next deal begins it): no hand may start in between."""
+        s = self.settings
+        if not s.breaks or s.by_hands or self.on_break is not None or not self.clock.running:
+            return False
+        return self.level in self._break_stops() and self.clock.due(now, s.level_seconds, s.last_level)
+
+    def _break_if_due(self, new: Sequence[int], now: float) -> Events:
+        """After the level clock moved on by itself to ``new``: the break scheduled after
+        the level it left, if any and not yet taken."""
+        if not new or self.on_break is not None:
+            return []
+        after = new[-1]  # moving to index N leaves level N (as people number it)
+        minutes = self.settings.break_after(after)
+        if minutes is None or after in self.breaks_taken:
+            return []
+        return self._start_break(now, after, minutes)
+
+    def _start_break(self, now: float, after: int, minutes: int) -> Events:
+        """Stop play: the clock pauses (hands in progress finish, no new hand starts) and the
+        next level will start from its beginning when the break ends."""
+        self.breaks_taken.add(after)
+        held = not self.clock.running
+        self.clock.restart_level(now)
+        if not held:
+            self.clock.pause(now)
+        until = now + minutes * 60.0
+        self.on_break = OnBreak(after_level=after, began=now, until=until, held=held)
+        busy = tuple(tid for tid, t in sorted(self.tables.items()) if t.hand is not None)
+        return [BreakStarted(at=now, after_level=after, minutes=minutes, until=until,
+                             next_level=self.level, tables_in_hand=busy, held=held)]
+
+    def _end_break(self, now: float, *, early: bool) -> Events:
+        """The break is over: by its time (the clock runs again unless the director had
+        paused it before), or early by the director's resume (it always runs again)."""
+        brk = self.on_break
+        assert brk is not None
+        self.on_break = None
+        resume = early or not brk.held
+        if resume and not self.clock.running:
+            self.clock.resume(now)
+        sb, bb = self.blinds
+        return [BreakEnded(at=now, after_level=brk.after_level, level=self.level, small_blind=sb,
+                           big_blind=bb, early=early, resumed=resume)]
 
     def _level_events(self, indices: Sequence[int], *, by_director: bool = False) -> Events:
         out: Events = []
@@ -728,6 +817,7 @@ class Tournament:
         self, now: float, reason: FinishReason, *, carry_to_winner: int = 0, unclaimed: int = 0
     ) -> TournamentFinished:
         self.clock.pause(now)
+        self.on_break = None
         standings = tuple(self.standings())
         self.phase = Phase.FINISHED
         winner, runner_up = podium(standings)

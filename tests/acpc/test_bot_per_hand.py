@@ -61,7 +61,9 @@ async def test_a_program_per_hand_gets_that_hands_game_file(tmp_path: Path, monk
     received = [e["received"] for e in entries if "received" in e]
     assert all(e["violations"] == [] for e in entries if "violations" in e)
     dealt = hands_dealt(server, bridge)
-    assert len(games) == len(dealt) >= 2, "one program per hand"
+    seen = {parse_matchstate(x).hand for x in received}
+    assert len(games) == len(dealt) >= 2, (f"one program per hand: none saw hands {sorted(set(dealt) - seen)} "
+                                           f"of {dealt}; the bridge's notes: {bridge.notes}")
     me = bridge.session.model.me.player_id
     for hand_no, game in zip(dealt, games, strict=True):
         truth = truth_of(server.events_of[hand_no])

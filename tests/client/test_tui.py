@@ -615,3 +615,81 @@ def test_a_raise_key_when_the_stack_only_allows_all_in_names_the_all_in_key() ->
     assert acts(sent) == []
     assert sent.ui.notice is not None and sent.ui.notice.text.endswith("press m"), sent.ui.notice
     assert acts(press(model, "m", "y")) == [m.Act(table=1, hand_no=17, action="all_in")]
+
+
+# =====================================================================================
+# The rules in force and breaks (issue 12)
+# =====================================================================================
+
+
+def rules_lobby(**kw: object) -> m.Lobby:
+    from protocol.examples import RULES
+
+    return attrs.evolve(scenes.lobby(), rules=RULES, **kw)
+
+
+def test_u_opens_the_rules_in_force_and_asks_for_a_fresh_lobby() -> None:
+    model = scenes.preflop(turn=False)
+    model.apply(rules_lobby(), NOW)
+    sent = press(model, "u")
+    assert sent.ui.overlay is Overlay.RULES and sent.sent == [m.LobbyRequest()]
+    assert press(model, "u", "u").ui.overlay is None
+    assert press(model, "u", ESC).ui.overlay is None
+
+
+def test_the_rules_view_shows_every_rule_the_breaks_and_the_changes_with_reasons() -> None:
+    model = scenes.preflop(turn=False)
+    model.apply(rules_lobby(), NOW)
+    text = screen(model, UiState(overlay=Overlay.RULES))
+    for expected in [
+        "Rules in force (version 3)", "hickory: every raise adds at least the big blind",
+        "9 per table", "15 minutes each", "action clock 30 s, then a time bank of 60 s",
+        "carried pot by pot into the next hand", "after level 4: 10 min",
+        "v2", "action clock 30 s from the next hand", "reason: the night is running long",
+        "v3", "a break of 10 minutes after level 4", "reason: pizza arrives at nine",
+    ]:
+        assert expected in text, expected
+    model.apply(attrs.evolve(scenes.lobby(), rules=None), NOW)  # a version 1 server
+    assert "protocol version 1" in screen(model, UiState(overlay=Overlay.RULES))
+
+
+def test_a_break_shows_its_time_left_in_the_header_and_the_lobby() -> None:
+    model = scenes.preflop(turn=False)
+    model.apply(rules_lobby(state="paused", break_after_level=4, break_seconds_left=432,
+                            break_until="2026-11-30T21:07:12Z"), NOW)
+    text = screen(model, now=NOW + 7)
+    assert "Break: 7:05 left" in text and "PAUSED" not in text
+    lobby_text = screen(model, UiState(overlay=Overlay.LOBBY), now=NOW + 7)
+    assert "On a break after level 4: play resumes at level 5" in lobby_text
+    rules_text = screen(model, UiState(overlay=Overlay.RULES), now=NOW + 7)
+    assert "7:05 left; play resumes at level 5" in rules_text
+    model.apply(rules_lobby(state="paused"), NOW)  # a pause that is not a break
+    text = screen(model, now=NOW + 7)
+    assert "PAUSED" in text and "Break:" not in text
+
+
+def test_the_help_lists_the_rules_key_and_the_directors_break_command() -> None:
+    text = screen(scenes.preflop(turn=False), UiState(overlay=Overlay.HELP))
+    assert "rules in force" in text
+    from client.tui.director import complete, help_text
+
+    assert complete("br", None) == ["break"]
+    assert help_text("break") == ("break LEVEL MINUTES REASON (0 minutes removes it): a break of MINUTES "
+                                  "(1-120) when level LEVEL ends; resume ends it early")
+    cmd, summary = parse_command("break 4 10 pizza arrives at nine")
+    assert cmd == m.SetBreakCommand(after_level=4, minutes=10, reason="pizza arrives at nine")
+    assert summary == "a break of 10 min after level 4 (reason: pizza arrives at nine)"
+    cmd, summary = parse_command("break 4 0 no pizza")
+    assert cmd == m.SetBreakCommand(after_level=4, minutes=0, reason="no pizza")
+    assert summary.startswith("remove the break after level 4")
+    with pytest.raises(DirectorInputError, match="every command needs a reason: break LEVEL MINUTES REASON"):
+        parse_command("break 4 10")
+    with pytest.raises(DirectorInputError, match="the minutes must be a whole number"):
+        parse_command("break 4 ten pizza")
+
+
+def test_the_director_types_a_break_and_confirms_it() -> None:
+    model = scenes.connected("director")
+    model.apply(scenes.lobby(), NOW)
+    sent = press(model, ":", "break 4 10 pizza", "\r", "y")
+    assert sent.sent == [m.DirectorCommand(command=m.SetBreakCommand(after_level=4, minutes=10, reason="pizza"))]

@@ -249,3 +249,22 @@ def test_late_registration_and_a_held_table_show() -> None:
     Director(t).pause_table(1201.0, 2, paused=True, reason="a spill")
     held = {x["table"]: x["held"] for x in tables_state(t, 1201.0, playing)["tables"]}
     assert held == {1: False, 2: True}
+
+
+def test_a_scheduled_break_shows_break_with_its_countdown_and_the_next_break_before_it() -> None:
+    t = started(4, schedule=SCHEDULE, level_minutes=10, seats_per_table=4)
+    s = clock_state(t, 0.0)
+    assert s["next_break"] is None and s["next_break_seconds"] is None
+    Director(t).set_break(60.0, 2, 15, reason="dinner")
+    s = clock_state(t, 60.0)
+    assert s["next_break"] == {"after_level": 2, "minutes": 15}
+    assert s["next_break_seconds"] == 540.0 + 600.0  # the rest of level 1, then level 2
+    t.tick(1200.0)
+    s = clock_state(t, 1500.0)
+    assert s["phase"] == "paused" and s["on_break"]
+    assert s["paused_reason"] == "break after level 2: play resumes at level 3"
+    assert s["break_seconds_left"] == 600.0 and s["break_seconds"] == 900.0
+    assert s["next_break"] is None  # taken
+    t.tick(2100.0)
+    s = clock_state(t, 2100.0)
+    assert s["phase"] == "running" and not s["on_break"] and s["break_seconds_left"] is None

@@ -55,6 +55,8 @@ def every_command(rng: random.Random) -> list[m.Command]:
         lambda: m.AwardCommand(title=rng.choice(["Best bluff", "Iron man"]), player_id=player, reason=reason),
         lambda: m.LateRegistrationCommand(until_level=rng.choice([None, 0, 1, 5, BIG]), reason=reason),
         lambda: m.VoidHandCommand(table=rng.choice([1, 2, BIG]), reason=reason),
+        lambda: m.SetBreakCommand(after_level=rng.choice([0, 1, 2, 15, 99, BIG]),
+                                  minutes=rng.choice([0, 1, 10, 120, 121, BIG]), reason=reason),
     ]
     rng.shuffle(makers)
     out = []

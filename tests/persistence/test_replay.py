@@ -248,7 +248,8 @@ OPERATIONS: list[tuple[str, Op]] = [
 
 
 @asynccontextmanager
-async def directed(cfg: ServerConfig, names: list[str] | None = None) -> AsyncIterator[tuple[Server, Director]]:
+async def directed(cfg: ServerConfig, names: list[str] | None = None, *,
+                   version: int = 1) -> AsyncIterator[tuple[Server, Director]]:
     """The server opened from ``cfg.db``, a director logged in, and ``names`` joined,
     sitting out and gone."""
     server = open_server(cfg, seed=SEATS)
@@ -261,7 +262,7 @@ async def directed(cfg: ServerConfig, names: list[str] | None = None) -> AsyncIt
                 await c.recv_until(m.Ack)
                 await c.aclose()
             async with trio.open_nursery() as nursery:
-                yield srv, await Director.login(port, nursery)
+                yield srv, await Director.login(port, nursery, version=version)
                 nursery.cancel_scope.cancel()
     finally:
         assert server.store is not None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from protocol import codec, errors
 from protocol import messages as m
-from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES, example
+from protocol.examples import CLIENT_EXAMPLES, RULES, SERVER_EXAMPLES, example
 from tests.budget import examples
 
 ALL = [*CLIENT_EXAMPLES, *SERVER_EXAMPLES]
@@ -83,7 +83,9 @@ def test_versioned_encoders_agree_with_the_reference_on_any_values(
     changes: dict[str, Any] = {}
     for field in attrs.fields(type(msg)):
         if field.metadata.get("since", 1) > 1:
-            if "Trophy" in str(field.type):  # a tuple of parts: keep the example's, or none
+            if "Rules" in str(field.type):  # a part: the example's, or null
+                changes[field.name] = data.draw(st.sampled_from([None, RULES]))
+            elif "Trophy" in str(field.type):  # a tuple of parts: keep the example's, or none
                 changes[field.name] = data.draw(st.sampled_from([(), getattr(msg, field.name)]))
             elif "Card" in str(field.type):
                 changes[field.name] = data.draw(

@@ -26,10 +26,11 @@ class Director:
         self.c = client
 
     @classmethod
-    async def login(cls, port: int, nursery: trio.Nursery, secret: str = "s3cret") -> Director:
+    async def login(cls, port: int, nursery: trio.Nursery, secret: str = "s3cret", *,
+                    version: int = 1) -> Director:
         c = await RawClient.connect(port)
         await c.recv_until(m.Hello)
-        await c.send(m.DirectorLogin(version=1, secret=secret))
+        await c.send(m.DirectorLogin(version=version, secret=secret))
         welcome = await c.recv_until(m.Welcome)
         assert welcome.role == "director"
         c.name = "director"

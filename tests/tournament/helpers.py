@@ -149,4 +149,5 @@ def fingerprint(t: Tournament) -> tuple[object, ...]:
         tuple(op.players for op in t._deferred), tuple(sorted(t._hands_at.items())),
         tuple(sorted(t._hand_settings.items())), tuple(sorted(t._hand_level.items())),
         t._final_table_announced, tuple(t._outbox), t.level, t.blinds,
+        t.rules_version, tuple(t.rule_changes), tuple(sorted(t.breaks_taken)), t.on_break,
     )

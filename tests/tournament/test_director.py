@@ -178,7 +178,7 @@ def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
     t = started(4)
     hand = t.begin_hand(1, 0.0)
     events = Director(t).change_rules(1.0, reason="players' vote", ruleset=Ruleset.STANDARD, action_clock=15.0)
-    assert RulesChanged(changes=(("ruleset", "standard"), ("action_clock", "15.0"))) in events
+    assert RulesChanged(changes=(("ruleset", "standard"), ("action_clock", "15.0")), version=2) in events
     record = audited(events, "change_rules")
     assert record.concerns == () and "next hand" in record.summary  # announced to everyone
     assert hand.ruleset is Ruleset.HICKORY

@@ -81,13 +81,16 @@ def director_payload(t: Tournament, now: float) -> st.SearchStrategy[dict[str, A
         "decision": mostly(st.text(min_size=1, max_size=20), st.one_of(st.just(" "), st.just("x" * 600), WILD)),
         "call_id": mostly(st.one_of(st.none(), st.integers(1, 4)), WILD),
         "title": mostly(st.text(min_size=1, max_size=20), st.one_of(st.just(""), st.just("t" * 100), WILD)),
+        "after_level": mostly(st.integers(1, 6), st.one_of(st.integers(-2, 300), WILD)),
+        "minutes": mostly(st.integers(0, 30), st.one_of(st.integers(-5, 10**6), WILD)),
     }
     needs = {"set_level": ["level"], "set_schedule": ["schedule"], "set_options": ["options"],
              "set_deadline": ["deadline"], "move_player": ["player_id", "table", "seat"],
              "remove_player": ["player_id"], "adjust_chips": ["player_id", "delta"],
              "transfer_chips": ["from_player", "to_player", "amount"], "announce": ["text", "to"],
              "void_hand": ["table"], "late_registration": ["until_level"],
-             "rule": ["decision", "call_id", "table"], "award": ["title", "player_id"]}
+             "rule": ["decision", "call_id", "table"], "award": ["title", "player_id"],
+             "set_break": ["after_level", "minutes"]}
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:

@@ -136,6 +136,10 @@
   }
 
   function secondsLeft(s) {
+    if (phaseOf(s) === "break" && s.break_seconds_left !== null && s.break_seconds_left !== undefined) {
+      // A scheduled break counts down to play resuming, live or not.
+      return Math.max(0, s.break_seconds_left - (performance.now() - receivedAt) / 1000);
+    }
     const lv = s.level;
     if (lv.seconds_left === null) return null;
     const running = lv.running && body.dataset.conn === "live";
@@ -165,7 +169,7 @@
       const live = s.phase === "running";
       cd.classList.toggle("warn", live && left <= 60 && left > 10);
       cd.classList.toggle("last", live && left <= 10);
-      const total = s.level.level_seconds || 1;
+      const total = (phaseOf(s) === "break" && s.break_seconds) || s.level.level_seconds || 1;
       $("progress-bar").style.width = `${Math.min(100, 100 * (1 - left / total))}%`;
       mini = clockText(left);
       if (live && left <= 60 && !warned) { warned = true; cue(1); }
@@ -210,8 +214,9 @@
 
     setText("next", blindsText(s.next_level));
     $("next-sub").textContent = `level ${s.next_level.number}`;
-    $("next-break").textContent = s.next_break_seconds === null ? "none scheduled"
-      : `in ${clockText(s.next_break_seconds)}`;
+    $("next-break").textContent = !s.next_break ? "none scheduled"
+      : s.next_break_seconds === null ? `after level ${s.next_break.after_level} (${s.next_break.minutes} min)`
+      : `in ${clockText(s.next_break_seconds)} (${s.next_break.minutes} min)`;
     $("deadline").textContent = s.deadline || "none";
     $("deadline-sub").textContent = s.deadline_passed ? "passed: last hands" : s.deadline ? "no new hand after it" : "play to the last chip";
 

@@ -1,0 +1,78 @@
+"""The rules in force (u): the lobby's ``rules`` (protocol v2) as a screen.
+
+Ruleset, seats, levels, clocks, deadline, the odd-chip rule, the scheduled breaks and the
+break in progress, then the latest rule changes with the director's reasons: what a player
+needs to know "what are we playing now, and since when".
+"""
+
+from __future__ import annotations
+
+from client.model import ClientModel
+from client.tui.canvas import Canvas, Lines
+from client.tui.clocks import break_left, clock_text
+from client.tui.lobby import local_time
+from protocol import messages as m
+
+RULESETS = {
+    "hickory": "hickory: every raise adds at least the big blind",
+    "standard": "standard: a raise adds at least the largest raise this round",
+}
+
+
+def rules_rows(rules: m.Rules, lobby: m.Lobby, model: ClientModel, now: float) -> list[tuple[str, str]]:
+    """``(label, text)`` rows of the rules in force; a label "" continues the row above."""
+    unit = "minutes" if rules.level_unit == "minutes" else "hands per table in play"
+    rows = [
+        ("Ruleset", RULESETS.get(rules.ruleset, rules.ruleset)),
+        ("Seats", f"{rules.seats_per_table} per table (fixed for the night)"),
+        ("Levels", f"{rules.level_length} {unit} each"),
+        ("Clocks", f"action clock {rules.action_seconds} s, then a time bank of {rules.time_bank_seconds} s"),
+        ("Reconnect", f"a dropped player is announced after {rules.reconnect_grace_seconds} s (the seat is kept)"),
+        ("Deadline", f"no new hand after {local_time(rules.deadline)}" if rules.deadline else "none: play to the last chip"),
+        ("Odd chip", rules.odd_chip),
+    ]
+    if lobby.late_until_level is not None:
+        rows.append(("Late entry", f"open until the end of level {lobby.late_until_level}"))
+    if rules.breaks:
+        shown = [f"after level {b.after_level}: {b.minutes} min" + (" (taken)" if b.taken else "")
+                 for b in rules.breaks]
+        rows.append(("Breaks", " · ".join(shown)))
+    else:
+        rows.append(("Breaks", "none scheduled"))
+    left = break_left(model, now)
+    if left is not None and lobby.break_after_level is not None:
+        rows.append(("Break now", f"{clock_text(left)} left; play resumes at level {lobby.break_after_level + 1}"))
+    return rows
+
+
+def render_rules(model: ClientModel, width: int, height: int, now: float) -> Lines:
+    c = Canvas(width, height)
+    lobby = model.lobby
+    rules = lobby.rules if lobby is not None else None
+    title = "Rules in force" + (f" (version {rules.rules_version})" if rules is not None else "")
+    c.center(0, [("class:title bold", title)])
+    if lobby is None or rules is None:
+        c.center(2, [("class:dim", "the server has not said its rules (it speaks protocol version 1)")])
+        c.center(height - 1, [("class:dim", "Esc or u closes")])
+        return c.lines()
+    left = max(1, (width - 78) // 2)
+    row = 2
+    for label, text in rules_rows(rules, lobby, model, now):
+        if row >= height - 2:
+            break
+        c.text(row, left, f"{label:<11}", "class:key")
+        c.text(row, left + 12, text, "class:help", width - left - 13)
+        row += 1
+    row += 1
+    changes = list(rules.changes)
+    if row < height - 2:
+        c.text(row, left, "Changes tonight" if changes else "No rule changes yet", "class:help.section bold")
+        row += 1
+    room = max(0, (height - 1 - row) // 2)  # two lines each: what changed, and why
+    for ch in changes[-room:] if room else []:
+        c.text(row, left + 2, f"v{ch.rules_version} {local_time(ch.at)[-5:]}", "class:key")
+        c.text(row, left + 12, ch.what, "class:help", width - left - 13)
+        c.text(row + 1, left + 12, f"reason: {ch.reason}", "class:dim", width - left - 13)
+        row += 2
+    c.center(height - 1, [("class:dim", "Esc or u closes")])
+    return c.lines()

@@ -28,6 +28,8 @@ def level_text(model: ClientModel, now: float) -> str:
     on_break = break_text(model, now)
     if on_break is not None:
         return f"{text} · {on_break}"
+    if model.finished is not None or lobby.state == "finished":
+        return text  # no next level once it is over
     if left is not None:
         text += f" · next {left}"
     if lobby.state == "paused":

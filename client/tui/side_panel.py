@@ -29,8 +29,7 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
     c = Canvas(width, height)
     inner = width - 1
     tabs: StyleAndTextTuples = []
-    for p in panels_for(model):
-        label = {"log": "Log", "chat": "Chat", "standings": "Standings", "calls": f"Calls {len(model.open_calls)}"}[p.value]
+    for p, label in tab_labels(model, ui, width):
         tabs.append(("class:tab.active" if p is ui.panel else "class:tab", f" {label} "))
     c.write(0, 0, tabs)
     body_h = height - 1
@@ -61,6 +60,18 @@ def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) 
 def panels_for(model: ClientModel) -> list[Panel]:
     """The side panel's tabs, in Tab order: the director also has the open floor calls."""
     return [p for p in Panel if p is not Panel.CALLS or model.me.role == "director"]
+
+
+def tab_labels(model: ClientModel, ui: UiState, width: int) -> list[tuple[Panel, str]]:
+    """The tabs' labels; when they do not all fit, the others shrink to two letters (the
+    open calls' count always shows: a director must see a call waiting)."""
+    calls = len(model.open_calls)
+    full = {Panel.LOG: "Log", Panel.CHAT: "Chat", Panel.STANDINGS: "Standings", Panel.CALLS: f"Calls {calls}"}
+    panels = panels_for(model)
+    if sum(len(full[p]) + 2 for p in panels) <= width:
+        return [(p, full[p]) for p in panels]
+    short = {Panel.LOG: "Lo", Panel.CHAT: "Ch", Panel.STANDINGS: "St", Panel.CALLS: f"Ca{calls}"}
+    return [(p, full[p] if p is ui.panel else short[p]) for p in panels]
 
 
 def log_style(line: str) -> str:

@@ -170,6 +170,25 @@ def test_a_whole_small_tournament_as_player_spectator_and_director(
         director.keys("y")
         player.wait_for("Last orders at the bar", timeout=30)
 
+        # The player calls the floor; the director finds the call in the Calls tab, rules,
+        # and the ruling reaches the player's screen.
+        player.keys("t")
+        player.keys("/director the dealer skipped me", literal=True)
+        player.keys("Enter")
+        director.wait_for("calls the director")
+        director.keys("]")
+        director.wait_for(re.compile(r"Calls 1|Ca1"))
+        director.keys("Tab", "Tab", "Tab")
+        screen = director.wait_for("Calls 1", "#1 Tess Tour", "skipped me")
+        director.save("calls", screen)
+        director.keys(":")
+        director.keys("rule 1 the deal stands", literal=True)
+        director.keys("Enter")
+        director.wait_for("y sends")
+        director.keys("y")
+        director.wait_for("Calls 0")  # the ruling closed it
+        player.wait_for("director rules on call 1", "the deal stands", timeout=30)
+
         # All in asks first; then the player shoves every turn until the end.
         player.keys("m")
         screen = player.wait_for(re.compile(r"All in for [\d,]+\? y yes, n no"))

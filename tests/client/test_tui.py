@@ -693,3 +693,12 @@ def test_the_director_types_a_break_and_confirms_it() -> None:
     model.apply(scenes.lobby(), NOW)
     sent = press(model, ":", "break 4 10 pizza", "\r", "y")
     assert sent.sent == [m.DirectorCommand(command=m.SetBreakCommand(after_level=4, minutes=10, reason="pizza"))]
+
+
+def test_the_header_counts_down_to_no_next_level_once_the_tournament_is_over() -> None:
+    model = scenes.preflop()
+    before = "".join(t for _, t in render_screen(model, UiState(), 100, 30, NOW)[1])
+    assert " · next " in before
+    model.apply(m.TournamentFinished(name="Hickory Night", places=()), NOW)
+    after = "".join(t for _, t in render_screen(model, UiState(), 100, 30, NOW)[1])
+    assert "Level 3 50/100" in after and " · next " not in after, after

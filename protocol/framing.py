@@ -14,12 +14,12 @@ from protocol.errors import LINE_TOO_LONG, ProtocolError
 DEFAULT_MAX_LINE = 65536
 """The longest line a server accepts from a client by default (``hello.max_line`` says)."""
 
-MAX_SERVER_LINE = 512 * 1024
+MAX_SERVER_LINE = 1024 * 1024
 """The longest line a server ever sends, in bytes without the newline: a client that
 accepts lines this long reads everything a Hickory server says. The largest messages are
-the lobby and the standings, one entry per player (at most about 200 bytes each, so a
-server allows at most 1,500 players), and a history reply, which the server shortens by
-whole hands to fit."""
+the lobby and the standings, one entry per player (at most about 250 bytes each with the
+longest names, so a server allows at most 3,000 players), and a history reply, which the
+server shortens by whole hands to fit."""
 
 
 class LineBuffer:

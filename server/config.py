@@ -19,7 +19,7 @@ from protocol.framing import MAX_SERVER_LINE
 from server.tournament.errors import TournamentError
 from server.tournament.settings import Settings
 
-MAX_PLAYERS = 1500
+MAX_PLAYERS = 3000
 """The most players a server takes: its lobby of that many stays under ``MAX_SERVER_LINE``."""
 
 
@@ -71,7 +71,7 @@ class ServerConfig:
     line_timeout: float = 10.0  # a started line must be finished within this (slowloris)
     ping_interval: float = 20.0
     idle_timeout: float = 60.0
-    send_queue_bytes: int = 1 << 20
+    send_queue_bytes: int = 2 << 20  # at least twice the longest line (MAX_SERVER_LINE)
     send_timeout: float = 10.0
     chat_per_10s: int = 5
     max_errors: int = 20  # bad messages in a row before the connection is closed

@@ -120,13 +120,20 @@ class Table:
         """Who the next hand is dealt to, and its button, small and big blind seats (the
         rules are in the module docstring). ``extra``: an empty seat to imagine an arriving
         player in. Needs two players with chips."""
-        chips = {s: p for s, p in self.seats.items() if p.stack > 0}
-        arriving = [s for s, p in chips.items() if p.waiting]
-        if extra is not None and extra not in chips:
+        # Plain loops, no dict of players with chips: the tournament asks this before every
+        # deal and for every empty seat a moved player might take.
+        seated: list[int] = []
+        arriving: list[int] = []
+        for s, p in self.seats.items():
+            if p.stack > 0:
+                (arriving if p.waiting else seated).append(s)
+        if extra is not None and extra not in seated and extra not in arriving:
             arriving.append(extra)
-        seated = sorted(s for s, p in chips.items() if not p.waiting)
         if len(seated) + len(arriving) < 2:
             raise TableError(f"table {self.table_id} needs two players with chips to deal")
+        if not arriving:
+            seated.sort()
+            return seated, *self._positions(seated)
         if len(seated) < 2:
             every = sorted([*seated, *arriving])
             return every, *self._positions(every)
@@ -141,7 +148,7 @@ class Table:
     def would_wait(self, seat: int) -> bool:
         """Whether a player arriving in the empty ``seat`` now would have to wait for the
         button (balancing prefers the seats where they are dealt in at once)."""
-        if self.button is None or sum(1 for p in self.seats.values() if p.stack > 0) < 1:
+        if self.button is None or not any(p.stack > 0 for p in self.seats.values()):
             return False
         dealt, _, _, _ = self.deal_plan(extra=seat)
         return seat not in dealt

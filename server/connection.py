@@ -140,7 +140,9 @@ class Connection:
             self._wakeup.set()
             return
         data = b"".join(self._queue)
-        lines = len(self._queue)
+        # Newlines, not queue entries: after a partial write the rest is one entry holding
+        # many lines (counting entries made lines_sent fall behind, even below zero).
+        lines = data.count(b"\n")
         try:
             sent = os.write(self._fd, data)
         except BlockingIOError:

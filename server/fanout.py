@@ -95,8 +95,9 @@ def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[
     if not clients:
         return
     table = h.tournament.tables.get(table_id)
-    # Seated at this table (not on the way to it): this table's seats, not a scan of all.
-    seat_of = {c: table.seat_of(c.player_id) if c.player_id and table else None for c in clients}
+    # Seated at this table (not on the way to it), for the hole cards: made at the deal, the
+    # one event that needs it, not for every action.
+    seat_of: dict[Client, int | None] = {}
     public: list[HandView] = []  # the hand as a spectator sees it, made when first needed
 
     def shown(seat: int) -> tuple[Card, ...] | None:
@@ -115,6 +116,9 @@ def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[
         if msg is None:
             continue
         if isinstance(e, ev.HoleCardsDealt):
+            if not seat_of:
+                seated = {p.player_id: s for s, p in table.seats.items()} if table else {}
+                seat_of = {c: seated.get(c.player_id) if c.player_id else None for c in clients}
             for c in clients:
                 if ev.visible_to(e, seat_of[c]):
                     c.send(msg)

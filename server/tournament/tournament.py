@@ -848,7 +848,11 @@ class Tournament:
     def _rebalance(self) -> Events:
         events: Events = []
         seats = self.settings.seats_per_table
-        while unsettled(self._counts(), seats) and (step := next_step(self._loads(), seats)) is not None:
+        if not unsettled(self._counts(), seats):  # after most hands: nothing to do
+            if not self._final_table_announced and len(self.tables) == 1:
+                events += self._announce_final_table()
+            return events
+        while (step := next_step(self._loads(), seats)) is not None:
             if isinstance(step, BreakTable):
                 events += self._break(step.table_id)
             else:

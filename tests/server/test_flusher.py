@@ -110,3 +110,36 @@ async def test_without_a_flusher_the_writer_still_sends() -> None:
             conn.send_nowait(b"hello\n")
             assert await read_lines(client, 1) == [b"hello"]
             n.cancel_scope.cancel()
+
+
+async def test_lines_written_are_counted_by_newline_after_a_partial_write() -> None:
+    """After a partial write the queue holds the rest as one piece of many lines; when the
+    flusher writes that piece (before the writer got to it, as on a loaded machine), every
+    line in it counts. Counting queue entries made ``lines_sent`` fall behind for good, and
+    with it ``when_written`` (the act -> broadcast metric) never fired."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            await n.start(flusher.run)
+            server, client = await pair(rcvbuf=4096, sndbuf=4096)
+            # No writer task: the flusher alone writes, so what it leaves stays queued until
+            # the next line marks the connection again (a writer held up elsewhere).
+            conn = Connection(server, conn_id=1, max_queue_bytes=8 << 20)
+            lines = [b"%06d " % i + b"x" * 200 + b"\n" for i in range(1000)]  # 200 KB
+            written: list[float] = []
+            for line in lines:
+                conn.send_nowait(line)
+            conn.when_written(written.append)
+            buf = b""
+            extra = 0
+            while buf.count(b"\n") < len(lines) + extra:
+                with trio.move_on_after(0.05) as idle:
+                    buf += await client.receive_some(1 << 16)
+                if idle.cancelled_caught:  # the rest waits: one more line has it flushed
+                    conn.send_nowait(b"more\n")
+                    extra += 1
+            got = buf.split(b"\n")[: len(lines) + extra]
+            assert [x for x in got if x != b"more"] == [line[:-1] for line in lines]
+            assert conn.lines_sent == conn.lines_queued == len(lines) + extra
+            assert len(written) == 1
+            n.cancel_scope.cancel()

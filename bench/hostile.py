@@ -42,7 +42,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,8 @@ try:
     loads: Callable[[bytes], Any] = orjson.loads
 except ImportError:  # pragma: no cover
     loads = json.loads
+
+from lean import LeanClient  # noqa: E402 (bench/lean.py, beside this file)
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -113,15 +114,13 @@ async def connect(port: int, source: str | None = None) -> trio.SocketStream:
     return trio.SocketStream(sock)
 
 
-class Player:
+class Player(LeanClient):
     """A lean bot: reads lines, parses only ``your_turn`` (and its own sit-outs), thinks,
     checks or calls. ``hands`` counts the hands it saw end; ``delays`` its act latencies."""
 
     def __init__(self, stream: trio.SocketStream, name: str) -> None:
-        self.stream = stream
+        super().__init__(stream)
         self.name = name
-        self.buf = b""
-        self.pending: deque[bytes] = deque()
         self.hands = 0
         self.ends: list[float] = []  # when each hand ended
         self.player_id: int | None = None
@@ -137,25 +136,10 @@ class Player:
         async with self.send_lock:
             await self.stream.send_all(data)
 
-    async def line(self) -> bytes:
-        while not self.pending:
-            data = await self.stream.receive_some(1 << 20)
-            if not data:
-                return b""
-            self.buf += data
-            *lines, self.buf = self.buf.split(b"\n")
-            self.pending.extend(lines)
-        return self.pending.popleft()
-
-    async def join(self) -> None:
-        await self.send(b'{"type":"join","version":1,"name":"%s"}\n' % self.name.encode())
-        while line := await self.line():
-            if line.startswith(b'{"type":"welcome"'):
-                self.player_id = loads(line)["player_id"]
-                return
-            if line.startswith(b'{"type":"error"'):
-                raise SystemExit(f"{self.name}: join refused: {line!r}")
-        raise SystemExit("the server closed the connection while joining")
+    async def join(self, name: str | None = None) -> dict[str, Any]:
+        welcome = await super().join(name or self.name)
+        self.player_id = welcome["player_id"]
+        return welcome
 
     async def play(self) -> None:
         while line := await self.line():

@@ -47,7 +47,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -69,6 +68,8 @@ except ImportError:  # pragma: no cover
 ROOT = Path(__file__).resolve().parent.parent
 # This file is bench/server.py: put the repository first, or ``server`` would be this file.
 sys.path.insert(0, str(ROOT))
+from lean import LeanClient  # noqa: E402 (bench/lean.py, beside this file)
+
 TICK = os.sysconf("SC_CLK_TCK")
 
 BARE_SERVER = r'''
@@ -217,38 +218,16 @@ def table_settings(players: int, seats: int) -> dict[str, Any]:
 # -- a lean bot --------------------------------------------------------------------------
 
 
-class Bot:
+class Bot(LeanClient):
     """Reads lines, parses only your_turn; optionally times act -> own action broadcast."""
 
     def __init__(self, stream: trio.SocketStream, think: float = 0.0) -> None:
-        self.stream = stream
+        super().__init__(stream)
         self.think = think
-        self.buf = b""
-        self.pending: deque[bytes] = deque()
         self.decisions = 0
         self.sent_at: float | None = None
         self.delays: list[float] = []
         self.record = False
-
-    async def line(self) -> bytes:
-        """The next line; b"" at EOF. Lines already received stay queued across calls."""
-        while not self.pending:
-            data = await self.stream.receive_some(1 << 20)
-            if not data:
-                return b""
-            self.buf += data
-            *lines, self.buf = self.buf.split(b"\n")
-            self.pending.extend(lines)
-        return self.pending.popleft()
-
-    async def join(self, name: str) -> None:
-        await self.stream.send_all(b'{"type":"join","version":1,"name":"%s"}\n' % name.encode())
-        while line := await self.line():
-            if line.startswith(b'{"type":"welcome"'):
-                return
-            if line.startswith(b'{"type":"error"'):
-                raise SystemExit(f"join refused: {line!r}")
-        raise SystemExit("the server closed the connection while joining")
 
     async def play(self) -> None:
         while line := await self.line():

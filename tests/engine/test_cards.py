@@ -162,3 +162,9 @@ def test_shuffle_draws_only_through_the_rng_passed_in() -> None:
 
     assert shuffled_deck(Recording()) == list(FULL_DECK)
     assert stops == list(range(52, 1, -1))
+
+
+def test_rank_of_is_0_for_a_deuce_up_to_12_for_an_ace_whatever_the_suit() -> None:
+    from poker.cards import rank_of
+
+    assert [rank_of(c) for c in parse_cards("2c 2s 9h Td Kc Ah As")] == [0, 0, 7, 8, 11, 12, 12]

@@ -8,6 +8,7 @@ deliberately biased variant through the card-by-position check of test_cards.py.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -24,8 +25,11 @@ from poker.fairdeck import (
     Contribution,
     Draw,
     DrawStream,
+    chain_link,
+    chain_start,
     commitment,
     deal_layout,
+    deal_order,
     derive_deck,
     draw_key,
     draw_stream,
@@ -274,3 +278,35 @@ def test_the_check_catches_a_stream_with_modulo_bias() -> None:
         return shuffled_deck(ByteModulo(key))
 
     assert card_by_position_chi_square(next_deck, DECKS // 4) > CHI_SQUARE_BOUND
+
+
+# --- the hash chain and the errors a caller sees ------------------------------------------
+
+
+def test_the_hash_chain_is_the_one_docs_fairness_md_writes_down() -> None:
+    """chain(0) = SHA-256(text(DOMAIN + "/chain") | text(tournament)), chain(k) =
+    SHA-256(chain(k-1) | SHA-256(record)); text(s) is its UTF-8 length (4 bytes, big-endian)
+    then its bytes. Worked out here with hashlib alone, as a verifier would."""
+
+    def text(s: str) -> bytes:
+        data = s.encode()
+        return len(data).to_bytes(4, "big") + data
+
+    start = hashlib.sha256(text("hickory-fairdeck-v1/chain") + text("5eed")).digest()
+    assert chain_start("5eed") == start
+    assert chain_start("5eee") != start
+    record = hashlib.sha256(b"header\nevent\nresult").digest()
+    assert chain_link(start, record) == hashlib.sha256(start + record).digest()
+
+
+def test_a_draw_of_an_unknown_kind_is_refused_naming_the_kinds() -> None:
+    with pytest.raises(ValueError) as info:
+        Draw(kind="dice", tournament="5eed", table=1, number=1)
+    assert str(info.value) == "unknown draw kind 'dice' (expected one of deck, seating)"
+
+
+def test_deal_order_starts_left_of_the_button_and_refuses_a_button_not_dealt_in() -> None:
+    assert deal_order([8, 2, 5], 5) == [8, 2, 5]
+    with pytest.raises(ValueError) as info:
+        deal_order([2, 5], 3)
+    assert str(info.value) == "the button seat 3 is not dealt in"

@@ -34,6 +34,7 @@ from poker.events import (
     BoardDealt,
     HandEnded,
     HandShown,
+    HandStarted,
     HoleCardsDealt,
     PotAwarded,
     Street,
@@ -527,9 +528,13 @@ def test_a_table_conserves_chips_and_moves_the_button_hand_after_hand(
         assert big_blind != last_big_blind, f"{big_blind} posts the big blind twice in a row (TDA)"
         last_big_blind = big_blind
         assert table.total_chips() == total
+        started = hand.events[0]
+        assert isinstance(started, HandStarted)
         setup = Setup(
-            seats=hand.starting_stacks,  # (the hand may be over already: blinds all-in)
-            button=hand.button, small_blind=50, big_blind=100, carried_in=hand.carried_in,
+            # The hand may be over already (blinds all-in): its carry is then in the pot
+            # and hand.carried_in is 0; what it started with is in HandStarted.
+            seats=hand.starting_stacks,
+            button=hand.button, small_blind=50, big_blind=100, carried_in=started.carried_in,
             ruleset=ruleset, deck=deck,
         )
         play_out(hand, setup, data, probe=False)

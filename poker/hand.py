@@ -518,8 +518,7 @@ class Hand:
                 self._advance(after=self._position[self.button])
                 if self.to_act is not None or self.result is not None:
                     return
-        self.street = Street.SHOWDOWN
-        self._settle(showdown=True)
+        self._settle(showdown=True)  # (which sets the street to SHOWDOWN)
 
     def _hand_name(self, p: _Player) -> str | None:
         if len(self.board) < 3:

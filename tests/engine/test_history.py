@@ -498,3 +498,25 @@ def test_text_history_single_winners_of_two_pots_and_an_all_in_blind() -> None:
         "*** Summary ***",
     ]
     assert lines[-3:] == ["seat 1: 1,000 -> 1,017 (+17)", "seat 2: 7 -> 0 (-7)", "seat 3: 1,000 -> 990 (-10)"]
+
+
+def test_text_history_takes_the_zone_from_an_aware_start_time_when_none_is_named() -> None:
+    import datetime
+
+    at = datetime.datetime(2026, 11, 30, 6, 10, 5, tzinfo=datetime.UTC)
+    head = to_text(known_hand().events, attrs.evolve(INFO, started_at=at)).splitlines()[0]
+    assert head.endswith(", 2026-11-30 06:10:05 UTC")
+    naive = to_text(known_hand().events, attrs.evolve(INFO, started_at=at.replace(tzinfo=None)))
+    assert naive.splitlines()[0].endswith(", 2026-11-30 06:10:05")
+
+
+def test_text_history_signs_a_gain_of_one_chip() -> None:
+    # Two chips carried in, a split pot: each player ends exactly one chip up.
+    deck = stacked_deck([1, 2], 1, {1: "Ah2c", 2: "Ad3c"}, "KsQsJsTs9d")
+    hand = Hand(hand_no=3, seats=[(1, 1_000), (2, 1_000)], button=1, small_blind=100,
+                big_blind=200, deck=deck, carried_in=2)
+    hand.act(1, Action.call())
+    while not hand.is_over:
+        hand.act(hand.to_act or 0, Action.check())
+    summary = to_text(hand.events, INFO).split("*** Summary ***\n")[1].splitlines()
+    assert summary == ["alice: 1,000 -> 1,001 (+1)", "bob: 1,000 -> 1,001 (+1)"]

@@ -382,9 +382,7 @@ class Hand:
                 + ("" if legal.min_raise_to < legal.max_raise_to else "; all-in is the only raise"),
                 field="amount",
             )
-        if legal.min_raise_to == legal.max_raise_to and to != legal.max_raise_to:
-            raise IllegalAction(f"the only raise is all-in to {legal.max_raise_to}", field="amount")
-        return to
+        return to  # (when all-in is the only raise, min == max: the checks above leave only it)
 
     def show(self, seat: int) -> list[Event]:
         """A winner without a showdown may choose to show (interpretation 5)."""

@@ -12,9 +12,17 @@ from __future__ import annotations
 import pytest
 
 import poker.hand
-from poker.actions import Ruleset
+from poker.actions import ActionKind, Ruleset
 from poker.cards import parse_cards
-from poker.events import BetsGathered, HandEnded, HandShown, PotAwarded, Street
+from poker.events import (
+    ActionTaken,
+    BetsGathered,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    PotAwarded,
+    Street,
+)
 from poker.hand import Hand
 
 from .test_rules import (
@@ -125,3 +133,26 @@ def test_a_deck_with_a_number_that_is_no_card_is_refused_at_the_showdown_saying_
     play(hand, (1, C()), (2, X()))
     with pytest.raises(ValueError, match="not a card: 60"):
         check_down(hand)
+
+
+def test_the_hand_started_record_names_the_blind_seats() -> None:
+    hand = new_hand({1: 10_000, 2: 10_000, 3: 10_000}, button=1)
+    started = hand.events[0]
+    assert isinstance(started, HandStarted)
+    assert (started.button, started.small_blind_seat, started.big_blind_seat) == (1, 2, 3)
+
+
+def test_a_call_of_a_single_chip_is_offered() -> None:
+    # Heads-up: the big blind is all-in for 101, so the button (small blind, 100) calls 1.
+    hand = new_hand({1: 10_000, 2: 101}, button=1)
+    la = hand.legal_actions()
+    assert la is not None and la.seat == 1
+    assert (la.call, la.to_call) == (1, 1)
+
+
+def test_an_all_in_that_opens_the_betting_is_recorded_as_a_bet() -> None:
+    hand = new_hand({1: 10_000, 2: 10_000, 3: 10_000}, button=1)
+    play(hand, (1, C()), (2, C()), (3, X()), (2, ALL_IN()))
+    last = hand.events[-1]
+    assert isinstance(last, ActionTaken)
+    assert (last.seat, last.action, last.to, last.all_in) == (2, ActionKind.BET, 9_800, True)

@@ -14,18 +14,22 @@ else. A second run reuses the copy and mutmut's results for files that did not c
 ``--fresh`` starts over. The summary (``.mutate/<target>/summary.json``, and printed) has
 the score: killed (including time-outs: a mutant that hangs is caught) over all mutants,
 "no tests" counting as survivors. ``python -m tools.mutate --survivors TARGET`` lists
-the survivors; ``--recheck`` runs only those again (after a test was added for them); ``cd .mutate/TARGET && ../../.venv/bin/mutmut show NAME`` shows one.
+the survivors; ``--recheck`` runs only those again (after a test was added for them);
+``--judge-untested`` runs the tests, in a fresh process each, on the mutants mutmut found
+no test for and those of code run at import time (``Target.import_time``); ``cd .mutate/TARGET && ../../.venv/bin/mutmut show NAME`` shows one.
 docs/testing.md records the scores and what each survivor is.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -43,6 +47,10 @@ class Target:
     tests: tuple[str, ...]  # pytest arguments that select the judging tests
     only: tuple[str, ...] = ()  # mutant-name globs (module.x_function / module.xǁClassǁmethod); () = all
     skip: tuple[str, ...] = ()  # files under ``paths`` not to mutate (globs), each with its reason in TARGETS
+    # Mutant-name globs of code that runs at import time: mutmut imports once and forks a
+    # child per mutant, so such a mutant never takes effect there and "survives"; these
+    # are judged again in a fresh process (``--judge-untested``).
+    import_time: tuple[str, ...] = ()
 
 
 # The slowest tests of a package are left out where faster ones check the same: the
@@ -60,7 +68,9 @@ TARGETS: dict[str, Target] = {
     # run end to end by tests/tournament/test_simulate.py: not the tournament's rules.
     "tournament": Target(paths=("server/tournament",), tests=("tests/tournament",),
                          skip=("server/tournament/simulate.py",)),
-    "protocol": Target(paths=("protocol",), tests=("tests/protocol", "tests/docs")),
+    # compiled.py generates the codec's fast decoders and encoders when it is imported.
+    "protocol": Target(paths=("protocol",), tests=("tests/protocol", "tests/docs"),
+                       import_time=("protocol.compiled.*",)),
     # The server's director and recovery code (the pure half of the director's commands,
     # server/tournament/inputs.py, is in "tournament"). Tests over TCP and on real SQLite.
     "server": Target(
@@ -130,16 +140,70 @@ def mutmut(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def results(workdir: Path, target: Target) -> dict[str, str]:
-    """Every mutant of ``target`` (filtered by ``only``) and its status."""
+    """Every mutant of ``target`` (filtered by ``only``) and its status; a "no tests" mutant
+    judged since by ``judge_untested`` has that verdict instead."""
     out = mutmut(workdir, "results", "--all", "true").stdout
+    judged = judged_untested(workdir)
     found: dict[str, str] = {}
     for line in out.splitlines():
         name, sep, status = line.strip().partition(": ")
         if sep and "__mutmut_" in name and (not target.only or any(fnmatch(name, g) for g in target.only)):
             module = name.split(".x", 1)[0].replace(".", "/") + ".py"
             if not any(fnmatch(module, g) for g in target.skip):
-                found[name] = status.strip()
+                status = status.strip()
+                rejudged = status == "no tests" or any(fnmatch(name, g) for g in target.import_time)
+                found[name] = judged.get(name, status) if rejudged else status
     return found
+
+
+# Code that runs when a module is imported (protocol/compiled.py generates its decoders
+# then) is called by no test as far as mutmut can see ("no tests", never run), or runs in
+# mutmut's parent process before it forks a child per mutant (so the mutant never takes
+# effect: "survived"). Both are judged here instead: the target's tests, all of them,
+# stopping at the first failure, in a fresh process with the mutant switched on from the
+# start (the environment variable mutmut's trampolines read).
+
+
+def judged_untested(workdir: Path) -> dict[str, str]:
+    path = workdir / "untested.json"
+    verdicts: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+    return verdicts
+
+
+def judge_untested(name: str, *, children: int) -> None:
+    target = TARGETS[name]
+    workdir = WORK / name
+    out = mutmut(workdir, "results", "--all", "true").stdout
+    untested = []
+    for line in out.splitlines():
+        mutant, _, status = line.strip().partition(": ")
+        if status == "no tests" or (status == "survived" and any(fnmatch(mutant, g) for g in target.import_time)):
+            untested.append(mutant)
+    verdicts = judged_untested(workdir)
+    todo = [m for m in untested if m not in verdicts]
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *target.tests]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HICKORY_MUTATE="1")
+
+    def run(mutant: str, timeout: float | None = None) -> tuple[str, float, str]:
+        start = time.monotonic()
+        try:
+            done = subprocess.run(cmd, cwd=workdir / "mutants", env=dict(env, MUTANT_UNDER_TEST=mutant),
+                                  capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return mutant, time.monotonic() - start, "timeout"
+        return mutant, time.monotonic() - start, "survived" if done.returncode == 0 else "killed"
+
+    _, baseline, verdict = run("")  # no mutant: the tests must pass
+    if verdict != "survived":
+        raise SystemExit(f"{name}: the tests fail without a mutant (in {workdir / 'mutants'})")
+    print(f"judging {len(todo)} 'no tests' mutants of {name} (the whole run takes {baseline:.0f} s)", flush=True)
+    with concurrent.futures.ThreadPoolExecutor(children) as pool:
+        for mutant, _, verdict in pool.map(lambda m: run(m, 10 * baseline + 10), todo):
+            verdicts[mutant] = verdict
+            (workdir / "untested.json").write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+    summary = summarize(name, results(workdir, target))
+    (workdir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary), flush=True)
 
 
 def summarize(name: str, found: dict[str, str]) -> dict[str, object]:
@@ -194,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--children", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--survivors", action="store_true", help="list the survivors of the last run")
+    parser.add_argument("--judge-untested", action="store_true",
+                        help="run the target's tests on each 'no tests' mutant of the last run")
     parser.add_argument("--recheck", action="store_true",
                         help="run only the last run's survivors again (after adding tests)")
     args = parser.parse_args(argv)
@@ -210,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
             for mutant, status in sorted(results(workdir, TARGETS[name]).items()):
                 if status not in ("killed", "timeout"):
                     print(f"{mutant}: {status}")
+        return 0
+    if args.judge_untested:
+        for name in names:
+            judge_untested(name, children=args.children)
         return 0
     failed = False
     for name in names:

@@ -68,9 +68,11 @@ TARGETS: dict[str, Target] = {
     # run end to end by tests/tournament/test_simulate.py: not the tournament's rules.
     "tournament": Target(paths=("server/tournament",), tests=("tests/tournament",),
                          skip=("server/tournament/simulate.py",)),
-    # compiled.py generates the codec's fast decoders and encoders when it is imported.
+    # At import, codec.py configures its cattrs converter (the hooks it makes) and
+    # compiled.py generates the fast decoders and encoders.
     "protocol": Target(paths=("protocol",), tests=("tests/protocol", "tests/docs"),
-                       import_time=("protocol.compiled.*",)),
+                       import_time=("protocol.compiled.*", "protocol.codec.x__configure__*",
+                                    "protocol.codec.x__make_*")),
     # The server's director and recovery code (the pure half of the director's commands,
     # server/tournament/inputs.py, is in "tournament"). Tests over TCP and on real SQLite.
     "server": Target(
@@ -240,9 +242,14 @@ def run_target(name: str, *, fresh: bool, children: int, recheck: bool = False) 
     exe = Path(sys.executable).with_name("mutmut")
     cmd = [str(exe), "run", "--max-children", str(children), *(again or target.only)]
     log = workdir / "run.log"
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HICKORY_MUTATE="1")
     with open(log, "w") as f:
-        done = subprocess.run(cmd, cwd=workdir, stdout=f, stderr=subprocess.STDOUT,
-                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HICKORY_MUTATE="1"))
+        done = subprocess.run(cmd, cwd=workdir, stdout=f, stderr=subprocess.STDOUT, env=env)
+        # A function edited since the last run has new mutants, not yet run by name.
+        pending = [m for m, status in results(workdir, target).items() if status == "not checked"]
+        if recheck and pending and done.returncode == 0:
+            print(f"and the {len(pending)} new mutants of the functions changed since", flush=True)
+            done = subprocess.run([*cmd[:4], *pending], cwd=workdir, stdout=f, stderr=subprocess.STDOUT, env=env)
     summary = summarize(name, results(workdir, target))
     summary["exit_code"] = done.returncode
     (workdir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

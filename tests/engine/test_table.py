@@ -160,6 +160,9 @@ def test_total_chips_counts_stacks_outside_the_hand_the_hand_and_the_carry() -> 
                  small_blind=50, big_blind=100)
     assert t.hand is not None and t.hand.seats == (2, 5, 8) and t.hand.button == 5
     assert t.total_chips() == 15_001  # in the hand 7,001 (carry included), outside 8,000
+    t.carry = 5  # odd chips set aside during the hand (a broken table's)
+    assert t.total_chips() == 15_006
+    t.carry = 0
     play(t.hand, (5, C()), (8, C()), (2, X()))
     check_down(t.hand)
     assert t.hand.carried_out == 1

@@ -222,10 +222,12 @@ def summarize(name: str, found: dict[str, str]) -> dict[str, object]:
 
 
 def survivors(workdir: Path, target: Target) -> list[str]:
-    """The mutants of the last run that no test killed (survived, or no test reached)."""
+    """The mutants of the last run that no test killed (survived, or no test reached);
+    not those a run cut short never got to ("not checked")."""
     if not (workdir / "mutants").exists():
         return []
-    return sorted(m for m, status in results(workdir, target).items() if status not in ("killed", "timeout"))
+    done = ("killed", "timeout", "not checked")
+    return sorted(m for m, status in results(workdir, target).items() if status not in done)
 
 
 def run_target(name: str, *, fresh: bool, children: int, recheck: bool = False) -> dict[str, object]:
@@ -236,6 +238,7 @@ def run_target(name: str, *, fresh: bool, children: int, recheck: bool = False) 
     workdir.mkdir(parents=True, exist_ok=True)
     # Named before the copy is refreshed: mutmut runs a mutant it is given by name again,
     # with the tests (new ones included) as they are now.
+    before = results(workdir, target) if recheck and (workdir / "mutants").exists() else {}
     again = survivors(workdir, target) if recheck else []
     sync_copy(workdir)
     (workdir / "setup.cfg").write_text(setup_cfg(target))
@@ -249,7 +252,8 @@ def run_target(name: str, *, fresh: bool, children: int, recheck: bool = False) 
     with open(log, "w") as f:
         done = subprocess.run(cmd, cwd=workdir, stdout=f, stderr=subprocess.STDOUT, env=env)
         # A function edited since the last run has new mutants, not yet run by name.
-        pending = [m for m, status in results(workdir, target).items() if status == "not checked"]
+        pending = [m for m, status in results(workdir, target).items()
+                   if status == "not checked" and before.get(m) != "not checked"]
         if recheck and pending and done.returncode == 0:
             print(f"and the {len(pending)} new mutants of the functions changed since", flush=True)
             done = subprocess.run([*cmd[:4], *pending], cwd=workdir, stdout=f, stderr=subprocess.STDOUT, env=env)
@@ -284,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: no run yet")
                 continue
             for mutant, status in sorted(results(workdir, TARGETS[name]).items()):
-                if status not in ("killed", "timeout"):
+                if status not in ("killed", "timeout", "not checked"):
                     print(f"{mutant}: {status}")
         return 0
     if args.judge_untested:

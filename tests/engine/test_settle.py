@@ -70,16 +70,19 @@ def test_a_pot_one_player_alone_is_eligible_for_at_a_showdown_names_their_hand()
 
 
 def test_a_showdown_side_pot_nobody_else_can_win_still_names_the_winning_hand() -> None:
-    # Seat 2 bets more than seat 3 can call on the river: seat 3 calls all-in, the excess
-    # comes back; a pot with a single eligible player at a showdown keeps the hand name.
-    hand = new_hand({1: 1_000, 2: 6_000, 3: 3_000}, button=1,
+    # Seat 1 is all-in preflop; seat 3 calls a bet on the flop, then folds on the turn: the
+    # side pot has seat 2 alone eligible, at a hand that still goes to a showdown.
+    hand = new_hand({1: 1_000, 2: 6_000, 3: 6_000}, button=1,
                     holes={1: "Ah Ad", 2: "5h 5d", 3: "Kh Kd"}, board=BOARD)
     play(hand, (1, ALL_IN()), (2, C()), (3, C()))
-    play(hand, (2, B(500)), (3, C()))
+    play(hand, (2, B(1_000)), (3, C()))
+    play(hand, (2, B(1_000)), (3, F()))
     check_down(hand)
     awards = events_of(hand, PotAwarded)
-    assert awards[0].hand_name == "Pair of aces" and awards[0].winners == ((1, 3_000),)
-    assert [a.hand_name for a in awards[1:]] == ["Pair of kings"]
+    assert [(a.eligible, a.winners, a.hand_name) for a in awards] == [
+        ((1, 2), ((1, 3_000),), "Pair of aces"),
+        ((2,), ((2, 2_000),), "Pair of fives"),
+    ]
 
 
 def test_a_hand_records_its_carried_chips_and_whether_it_went_to_a_showdown() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from server.tournament import TournamentError
 from server.tournament.director import MAX_TITLE, Director
-from server.tournament.events import TrophyAwarded
+from server.tournament.events import DirectorAction, TrophyAwarded
 
 from .helpers import started
 
@@ -51,3 +51,14 @@ def test_the_same_title_twice_whatever_the_case_is_refused() -> None:
     with pytest.raises(TournamentError) as info:
         Director(t).award(6.0, " best BLUFF ", "p02", reason="test")
     assert str(info.value) == "the trophy 'best BLUFF' is already awarded"
+
+
+def test_an_award_is_in_the_directors_log_naming_the_player() -> None:
+    t = started(4)
+    record, awarded = Director(t).award(5.0, "Best bluff", "p01", reason=" a bold river ")
+    assert isinstance(record, DirectorAction) and record is t.audit_log[-1]
+    assert (record.at, record.action, record.reason, record.concerns, record.pending) == (
+        5.0, "award", "a bold river", ("p01",), False
+    )
+    assert record.summary == f"Trophy 'Best bluff': {t.name_of('p01')}"
+    assert awarded == TrophyAwarded(at=5.0, title="Best bluff", player_id="p01")

@@ -324,6 +324,8 @@ def test_category_order_is_the_rulebook_order() -> None:
         ([0, 1, 2, 3, 3], "duplicate card 2s"),
         ([0, 1, 2, 3, 52], "not a card: 52"),
         ([0, 1, 2, 3, -1], "not a card: -1"),
+        ([0, 1, 2, 3, True], "not a card: True"),  # a bool is an int to Python, not a card
+        ([0, 1, 2, 3, 4.0], "not a card: 4.0"),
     ],
 )
 def test_evaluate_rejects_what_is_not_a_hand(cards: list[int], problem: str) -> None:

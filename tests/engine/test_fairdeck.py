@@ -310,3 +310,26 @@ def test_deal_order_starts_left_of_the_button_and_refuses_a_button_not_dealt_in(
     with pytest.raises(ValueError) as info:
         deal_order([2, 5], 3)
     assert str(info.value) == "the button seat 3 is not dealt in"
+
+
+def test_the_stream_counts_every_word_it_draws_and_draws_from_one_up() -> None:
+    stream = DrawStream(bytes(32))
+    assert [stream.randrange(1) for _ in range(3)] == [0, 0, 0]  # one word each, nothing to choose
+    assert stream.words == 3
+    stream.randrange(2**32)
+    assert stream.words == 4
+    for stop in (0, 2**32 + 1):
+        with pytest.raises(ValueError) as info:
+            stream.randrange(stop)
+        assert str(info.value) == f"randrange({stop}): the stream draws below 1 to 2^32"
+    with pytest.raises(ValueError) as key:
+        DrawStream(bytes(31))
+    assert str(key.value) == "a draw key is 32 bytes"
+
+
+def test_a_number_past_64_bits_in_a_draw_is_refused_naming_it() -> None:
+    for table in (2**64, -1):
+        with pytest.raises(ValueError) as info:
+            commitment(Draw(kind=DECK, tournament="5eed", table=table, number=1), SERVER_SEED)
+        assert str(info.value) == f"{table} does not fit an unsigned 64-bit field"
+    commitment(Draw(kind=DECK, tournament="5eed", table=2**64 - 1, number=1), SERVER_SEED)

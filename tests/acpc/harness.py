@@ -93,7 +93,18 @@ def check_hands(server: RecordingServer, bridge: Bridge, player: Player, *, whol
     ``whole``: the player saw every hand it was dealt into from start to end, in order
     (False when its connection came and went). Returns counts of what the hands covered
     (for the tests to assert coverage)."""
-    assert player.violations == [], player.violations[:5]
+    # Where Hickory's hand and ACPC's betting part ways (the bridge notes it: Hickory asks
+    # for an action ACPC has no turn for, or an action has no place in ACPC's betting), the
+    # hand's last line may show a player in the showdown whose cards Hickory never showed
+    # (docs/acpc.md, "what is lost"). Those hands are named in the notes; every other line
+    # must be valid ACPC.
+    parted = {hand for hand, text in bridge.notes if hand is not None and (
+        "has no turn for" in text or "has no place in ACPC's betting" in text
+        or "comes after ACPC's betting round ended" in text)}
+    violations = [v for v in player.violations
+                  if not (v.startswith("hand ") and int(v.split(":")[0].split()[1]) in parted
+                          and "in the showdown but not shown" in v)]
+    assert violations == [], violations[:5]
     me = bridge.session.model.me.player_id
     assert me is not None
     counts = {"hands": 0, "exact": 0, "adjusted": 0, "heads_up": 0, "side_pots": 0,

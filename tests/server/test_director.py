@@ -261,3 +261,17 @@ async def test_set_schedule_changes_the_blinds_from_the_next_hand(autojump_clock
         assert lobby.level == m.Level(index=0, small_blind=50, big_blind=100)
         hand = await next_hand(f)
         assert (hand.small_blind, hand.big_blind) == (50, 100)
+
+
+async def test_void_hand_is_refused_at_a_table_with_no_hand_in_progress(autojump_clock: object) -> None:
+    """Paused and idle: nothing to call off. The refusal says so, and play goes on as it was."""
+    async with floor() as f, trio.open_nursery() as nursery:
+        d = await Director.login(f.port, nursery, version=2)  # void_hand is a version 2 command
+        before, last = await d.lobby(), (await d.snapshot(1)).hand_no
+        error = await d.refused(m.VoidHandCommand(table=1, reason="exposed card"))
+        assert (error.code, error.message) == ("invalid_state", "table 1 has no hand in progress to void")
+        after = await d.lobby()
+        assert [(p.player_id, p.chips) for p in after.players] == [(p.player_id, p.chips) for p in before.players]
+        hand = await next_hand(f)
+        assert last is not None and hand.hand_no == last + 1  # the last hand stands: not voided
+        nursery.cancel_scope.cancel()

@@ -215,3 +215,35 @@ def test_options_the_tournament_refuses_stop_the_start_with_what_is_allowed(tmp_
                          cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_start_fixed(tmp_path):
+    """``open_server``: without a database, a server of the seed given; with one, the seed
+    and the tournament's own options are stored by the first start and win over the flags
+    of a later one (the game cannot change under the players); the durability asked for is
+    the database's."""
+    from poker.actions import Ruleset
+    from server.config import ServerConfig
+    from server.recovery import open_server
+
+    bare = open_server(ServerConfig(db=None, port=0, seats=3), seed=7)
+    assert (bare.seed, bare.store, bare.config.seats) == (7, None, 3)
+
+    db = tmp_path / "fixed.db"
+    first = ServerConfig(db=db, port=0, seats=3, starting_stack=3000, ruleset=Ruleset.STANDARD, synchronous="normal")
+    server = open_server(first, seed=11)
+    assert server.store is not None
+    try:
+        assert server.seed == 11
+        assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    finally:
+        server.store.close()
+    later = ServerConfig(db=db, port=0, seats=6, starting_stack=5000, ruleset=Ruleset.HICKORY)
+    server = open_server(later, seed=99)
+    assert server.store is not None
+    try:
+        assert server.seed == 11
+        assert (server.config.seats, server.config.starting_stack, server.config.ruleset) == (3, 3000, Ruleset.STANDARD)
+        assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
+    finally:
+        server.store.close()

@@ -326,3 +326,16 @@ async def test_pause_and_resume_of_one_table_leave_the_other_playing(autojump_cl
             assert {h.table for h in hands} == {play}, f"table {rest} stays paused"
             await d.ok(m.ResumeCommand(table=rest, reason=f"table {rest} plays on"))
         nursery.cancel_scope.cancel()
+
+
+async def test_only_the_start_command_starts_the_tournament(autojump_clock: object) -> None:
+    """Before the start, another command (an announcement) leaves the players registering."""
+    cfg = config(seats=6, starting_stack=STACK, schedule=SCHEDULE, hands_per_level=50)
+    async with running(cfg) as (server, port), trio.open_nursery() as nursery:
+        await joined(port, ["ann", "bob", "cid"])
+        d = await Director.login(port, nursery)
+        await d.ok(m.AnnounceCommand(text="five minutes to the start", reason="the bar is open"))
+        assert (await d.lobby()).state == "registering"
+        await d.ok(m.StartCommand(reason="everyone is here"))
+        assert (await d.lobby()).state in ("running", "paused")
+        nursery.cancel_scope.cancel()

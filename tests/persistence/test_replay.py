@@ -243,6 +243,8 @@ OPERATIONS: list[tuple[str, Op]] = [
         hands_per_level=7, reason="faster")),
     ("set_options minutes", lambda lobby: m.SetOptionsCommand(level_minutes=12, reason="by time")),
     ("set_deadline", lambda lobby: m.SetDeadlineCommand(deadline="2099-01-01T00:00:00+00:00", reason="late")),
+    ("set_deadline none", lambda lobby: m.SetDeadlineCommand(deadline=None, reason="no limit")),
+    ("set_deadline again", lambda lobby: m.SetDeadlineCommand(deadline="2099-01-01T00:00:00+00:00", reason="late")),
     ("move_player", lambda lobby: m.MovePlayerCommand(
         player_id=lobby.players[0].player_id, table=1,
         seat=min(set(range(1, 7)) - {p.seat for p in lobby.players}), reason="draft")),
@@ -316,5 +318,5 @@ async def test_every_director_operation_is_the_same_after_a_restart(tmp_path: Pa
     final = expected[0]
     assert final["state"] == "running" and final["settings"].ruleset.value == "standard"
     assert [a[2] for a in final["audit"]] == [
-        "pause", "change_schedule", "set_level", "change_rules", "change_rules", "set_deadline",
+        "pause", "change_schedule", "set_level", "change_rules", "change_rules", "set_deadline", "set_deadline", "set_deadline",
         "move_player", "set_stack", "set_stack", "remove_player", "announce", "resume"]

@@ -270,6 +270,8 @@ async def test_void_hand_is_refused_at_a_table_with_no_hand_in_progress(autojump
         before, last = await d.lobby(), (await d.snapshot(1)).hand_no
         error = await d.refused(m.VoidHandCommand(table=1, reason="exposed card"))
         assert (error.code, error.message) == ("invalid_state", "table 1 has no hand in progress to void")
+        error = await d.refused(m.AwardCommand(title="best bluff", player_id=999, reason="typo"))
+        assert (error.code, error.message) == ("not_found", "there is no player 999")
         after = await d.lobby()
         assert [(p.player_id, p.chips) for p in after.players] == [(p.player_id, p.chips) for p in before.players]
         hand = await next_hand(f)

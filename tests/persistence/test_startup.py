@@ -247,3 +247,27 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
     finally:
         server.store.close()
+
+
+def test_the_directors_secret_is_kept_across_restarts_until_the_host_gives_a_new_one(tmp_path):
+    """In process (``test_director_secret.py`` does it with real processes, out of the
+    mutation target's sight): a restart without ``--director`` keeps the stored secret's
+    hash, one with it replaces the hash, stored for the next restart."""
+    from server import director_key
+    from server.config import ServerConfig
+    from server.recovery import open_server
+
+    def opened(secret: str | None) -> tuple[str | None, str | None, str | None]:
+        server = open_server(ServerConfig(db=tmp_path / "secret.db", port=0, director_secret=secret), seed=1)
+        assert server.store is not None
+        try:
+            return server.director_secret, server.director_secret_hash, server.store.get_meta(director_key.META_KEY)
+        finally:
+            server.store.close()
+
+    secret, first, stored = opened("s3cret")
+    assert secret == "s3cret" and first is not None and stored == first
+    assert opened(None) == (None, first, first)  # the same director gets in
+    secret, new, stored = opened("n3w")
+    assert secret == "n3w" and new not in (None, first) and stored == new
+    assert opened(None) == (None, new, new)

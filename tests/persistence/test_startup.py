@@ -217,7 +217,7 @@ def test_options_the_tournament_refuses_stop_the_start_with_what_is_allowed(tmp_
     assert not (tmp_path / "x.db").exists()
 
 
-def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_start_fixed(tmp_path):
+def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_start_fixed(tmp_path, caplog):
     """``open_server``: without a database, a server of the seed given; with one, the seed
     and the tournament's own options are stored by the first start and win over the flags
     of a later one (the game cannot change under the players); the durability asked for is
@@ -225,6 +225,7 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     from poker.actions import Ruleset
     from server.config import ServerConfig
     from server.recovery import open_server
+    from server.store import meta_record
 
     bare = open_server(ServerConfig(db=None, port=0, seats=3), seed=7)
     assert (bare.seed, bare.store, bare.config.seats) == (7, None, 3)
@@ -236,8 +237,10 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     try:
         assert server.seed == 11
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        server.store.write_now([meta_record("clock", "1234.5")])  # tournament time saved at the stop
     finally:
         server.store.close()
+    caplog.set_level("INFO", logger="hickory.recovery")
     later = ServerConfig(db=db, port=0, seats=6, starting_stack=5000, ruleset=Ruleset.HICKORY)
     server = open_server(later, seed=99)
     assert server.store is not None
@@ -245,6 +248,8 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
         assert server.seed == 11
         assert (server.config.seats, server.config.starting_stack, server.config.ruleset) == (3, 3000, Ruleset.STANDARD)
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
+        assert server._resume_at == 1234.5  # tournament time goes on from there
+        assert f"resumed the tournament in {db}: 0 players, 0 hands dealt" in caplog.messages
     finally:
         server.store.close()
 

@@ -163,6 +163,7 @@ def test_restart_notices_are_summed_up_past_a_few() -> None:
     from server.recovery import condensed
 
     assert condensed(["a", "b"]) == ["a", "b"]
+    assert condensed(["a", "b", "c", "d"]) == ["a", "b", "c", "d"]  # up to the limit, each
     texts = [f"Hand #{i} was voided" for i in range(10)]
     assert condensed(texts) == [*texts[:3], "... and 7 more notices like these (the host's log has each)."]
 

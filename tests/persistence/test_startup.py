@@ -231,7 +231,8 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     assert (bare.seed, bare.store, bare.config.seats) == (7, None, 3)
 
     db = tmp_path / "fixed.db"
-    first = ServerConfig(db=db, port=0, seats=3, starting_stack=3000, ruleset=Ruleset.STANDARD, synchronous="normal")
+    first = ServerConfig(db=db, port=0, seats=3, starting_stack=3000, ruleset=Ruleset.STANDARD, synchronous="normal",
+                         schedule=((10, 20), (20, 40)))
     server = open_server(first, seed=11)
     assert server.store is not None
     try:
@@ -247,6 +248,7 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     try:
         assert server.seed == 11
         assert (server.config.seats, server.config.starting_stack, server.config.ruleset) == (3, 3000, Ruleset.STANDARD)
+        assert type(server.config.ruleset) is Ruleset and server.config.schedule == ((10, 20), (20, 40))
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
         assert server._resume_at == 1234.5  # tournament time goes on from there
         assert f"resumed the tournament in {db}: 0 players, 0 hands dealt" in caplog.messages

@@ -233,15 +233,15 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     db = tmp_path / "fixed.db"
     first = ServerConfig(db=db, port=0, seats=3, starting_stack=3000, ruleset=Ruleset.STANDARD, synchronous="normal",
                          schedule=((10, 20), (20, 40)))
+    caplog.set_level("INFO", logger="hickory.recovery")
     server = open_server(first, seed=11)
     assert server.store is not None
     try:
-        assert server.seed == 11
+        assert server.seed == 11 and f"new tournament in {db}" in caplog.messages
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
         server.store.write_now([meta_record("clock", "1234.5")])  # tournament time saved at the stop
     finally:
         server.store.close()
-    caplog.set_level("INFO", logger="hickory.recovery")
     later = ServerConfig(db=db, port=0, seats=6, starting_stack=5000, ruleset=Ruleset.HICKORY)
     server = open_server(later, seed=99)
     assert server.store is not None

@@ -228,3 +228,8 @@ def test_each_input_set_aside_is_named_for_the_host_and_the_players(tmp_path, ca
     assert server.pending_announcements == [
         "1 input(s) from before the restart could not be replayed and were set aside (kept in the audit log): "
         "log entry 11 (tick): a tick has no now", notice]
+    for n, end in ((3, "log entry 3 (tick): e"), (4, "log entry 3 (tick): e; and 1 more")):
+        server.pending_announcements = []
+        report_set_aside(server, [SetAside(seq=i, kind="tick", what="tick", error="e") for i in range(1, n + 1)])
+        assert server.pending_announcements[0].endswith(f"(kept in the audit log): log entry 1 (tick): e; "
+                                                        f"log entry 2 (tick): e; {end}")

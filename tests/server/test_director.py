@@ -264,7 +264,8 @@ async def test_set_schedule_changes_the_blinds_from_the_next_hand(autojump_clock
 
 
 async def test_void_hand_is_refused_at_a_table_with_no_hand_in_progress(autojump_clock: object) -> None:
-    """Paused and idle: nothing to call off. The refusal says so, and play goes on as it was."""
+    """Paused and idle: nothing to call off. The refusal says so, and play goes on as it was.
+    (Also an award to a player who does not exist, another version 2 command.)"""
     async with floor() as f, trio.open_nursery() as nursery:
         d = await Director.login(f.port, nursery, version=2)  # void_hand is a version 2 command
         before, last = await d.lobby(), (await d.snapshot(1)).hand_no

@@ -150,7 +150,9 @@ def _split_deck(players: int) -> list[Card]:
     return rest
 
 
-async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(tmp_path: Path, mock_clock: MockClock) -> None:
+async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(
+    tmp_path: Path, mock_clock: MockClock, caplog: pytest.LogCaptureFixture,
+) -> None:
     """Hand 1 splits a pot of 25 (5/10, the small blind folds): 1 chip is carried into
     hand 2. Hand 2 is voided at the restart: the chip is the table's again, and hand 3
     gets it."""
@@ -178,8 +180,16 @@ async def test_a_voided_hand_gives_back_the_odd_chip_it_was_carrying(tmp_path: P
                  (json.dumps(json.loads(payload) | {"kind": "raise", "amount": 10**12}), seq))
     conn.commit()
     conn.close()
+    caplog.set_level("ERROR", logger="hickory.recovery")
     replayed = open_server(cfg, seed=SEATS)
     try:
+        # The host's log says which hand, where and why; the players hear which and that
+        # every bet went back.
+        assert [x for x in caplog.messages if x.startswith("hand #")] == [
+            f"hand #2 at table 1 could not be resumed (log entry {seq}: raise to 1000000000000 is more than "
+            "you have: the most is 1002 (all-in)); voided, every bet returned"]
+        assert replayed.pending_announcements == [
+            "Hand #2 at table 1 could not be resumed after the restart and was voided: every bet was returned."]
         t1 = replayed.tournament.table(1)
         assert t1.hand is None and t1.carry == 1 and replayed.tournament.hands_dealt == 2
         assert replayed.tournament.total_chips() == replayed.tournament.chips_issued
@@ -233,6 +243,8 @@ OPERATIONS: list[tuple[str, Op]] = [
         hands_per_level=7, reason="faster")),
     ("set_options minutes", lambda lobby: m.SetOptionsCommand(level_minutes=12, reason="by time")),
     ("set_deadline", lambda lobby: m.SetDeadlineCommand(deadline="2099-01-01T00:00:00+00:00", reason="late")),
+    ("set_deadline none", lambda lobby: m.SetDeadlineCommand(deadline=None, reason="no limit")),
+    ("set_deadline again", lambda lobby: m.SetDeadlineCommand(deadline="2099-01-01T00:00:00+00:00", reason="late")),
     ("move_player", lambda lobby: m.MovePlayerCommand(
         player_id=lobby.players[0].player_id, table=1,
         seat=min(set(range(1, 7)) - {p.seat for p in lobby.players}), reason="draft")),
@@ -243,6 +255,7 @@ OPERATIONS: list[tuple[str, Op]] = [
     ("remove_player", lambda lobby: m.RemovePlayerCommand(player_id=lobby.players[3].player_id, reason="gone")),
     ("announce", lambda lobby: m.AnnounceCommand(text="last orders", reason="bar")),
     ("chat off", lambda lobby: m.SetOptionsCommand(chat=False, reason="quiet, please")),
+    ("chat on", lambda lobby: m.SetOptionsCommand(chat=True, reason="talk again")),  # stored "on": not off
     ("resume", lambda lobby: m.ResumeCommand(reason="play on")),
 ]
 
@@ -305,5 +318,5 @@ async def test_every_director_operation_is_the_same_after_a_restart(tmp_path: Pa
     final = expected[0]
     assert final["state"] == "running" and final["settings"].ruleset.value == "standard"
     assert [a[2] for a in final["audit"]] == [
-        "pause", "change_schedule", "set_level", "change_rules", "change_rules", "set_deadline",
+        "pause", "change_schedule", "set_level", "change_rules", "change_rules", "set_deadline", "set_deadline", "set_deadline",
         "move_player", "set_stack", "set_stack", "remove_player", "announce", "resume"]

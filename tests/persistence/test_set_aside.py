@@ -112,7 +112,7 @@ def _config(db: Path) -> ServerConfig:
     return ServerConfig(db=db, port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3, hand_pause=0.0)
 
 
-def test_an_input_that_fails_half_way_is_replayed_around_and_skipped_for_good(tmp_path, monkeypatch):
+def test_an_input_that_fails_half_way_is_replayed_around_and_skipped_for_good(tmp_path, monkeypatch, caplog):
     """Not a clean refusal: the operation changed the tournament, then failed. The replay
     starts again without it, so nothing of it is left; and later starts skip it unasked."""
     db = tmp_path / "half.db"
@@ -141,7 +141,10 @@ def test_an_input_that_fails_half_way_is_replayed_around_and_skipped_for_good(tm
         raise RuntimeError("disk on fire")  # ... then failed: not a TournamentError
 
     monkeypatch.setattr(Director, "correct_chips", half_way)
+    caplog.set_level("ERROR", logger="hickory.recovery")
     server = open_server(_config(db))
+    assert ("replay: log entry 5 (director adjust_chips): RuntimeError: disk on fire; starting the replay "
+            "again without it") in caplog.messages
     t = server.tournament
     assert t.adjustment == 0 and t.total_chips() == t.chips_issued  # nothing of it is left
     assert t.paused  # the inputs after it replayed
@@ -160,5 +163,73 @@ def test_restart_notices_are_summed_up_past_a_few() -> None:
     from server.recovery import condensed
 
     assert condensed(["a", "b"]) == ["a", "b"]
+    assert condensed(["a", "b", "c", "d"]) == ["a", "b", "c", "d"]  # up to the limit, each
     texts = [f"Hand #{i} was voided" for i in range(10)]
     assert condensed(texts) == [*texts[:3], "... and 7 more notices like these (the host's log has each)."]
+
+
+def _log_inputs(db: Path, rows: list[tuple[str, int | None, dict[str, object]]]) -> None:
+    conn = sqlite3.connect(db)
+    for kind, table_id, payload in rows:
+        conn.execute("INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)",
+                     (kind, table_id, json.dumps(payload)))
+    conn.commit()
+    conn.close()
+
+
+def test_each_input_set_aside_is_named_for_the_host_and_the_players(tmp_path, caplog):
+    """What the host and the players read about entries set aside: which entry, what it
+    was (a director's operation, a deal or a hand's end at a table, an action, another
+    input) and why; the players' notice names the first three and counts the rest."""
+    db = tmp_path / "named.db"
+    server = open_server(_config(db))
+    assert server.store is not None
+    server.store.close()
+    _log_inputs(db, [
+        *[("register", None, {"player_id": f"{i + 1}", "name": f"n{i}"}) for i in range(3)],
+        ("start", None, {"now": 1.0, "deadline": None}),
+        ("director", None, {"op": "set_level", "now": 2.0, "reason": "x", "level": 99}),  # 5
+        ("director", None, {"now": 2.0, "reason": "x"}),  # 6: no operation named
+        ("begin_hand", 9, {"now": 3.0}),  # 7
+        ("end_hand", 8, {"now": 3.0}),  # 8
+        ("act", 7, {"now": 3.0, "seat": 1, "kind": "fold"}),  # 9
+        ("tick", None, {}),  # 10
+    ])
+    caplog.set_level("ERROR", logger="hickory.recovery")
+    server = open_server(_config(db))
+    assert server.store is not None
+    server.store.close()
+    level = "level 99 does not exist: the schedule has 15 levels (change the schedule to add levels)"
+    director = "unknown director operation None (known: "
+    texts = [
+        f"log entry 5 (director set_level): {level}",
+        "log entry 6 (director ?): " + director,
+        "log entry 7 (a deal at table 9): a deal has no deck",
+        "log entry 8 (the end of a hand at table 8): there is no table 8 (tables: 1)",
+        "log entry 9 (an action at table 7): there is no such table",
+        "log entry 10 (tick): a tick has no now",
+    ]
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("set aside ")]
+    assert len(logged) == 6 and all(got.startswith(f"set aside {want}") for got, want in zip(logged, texts, strict=True))
+    [notice] = server.pending_announcements
+    assert notice.startswith("6 input(s) from before the restart could not be replayed and were set aside "
+                             f"(kept in the audit log): {texts[0]}; {texts[1]}")
+    assert notice.endswith("); log entry 7 (a deal at table 9): a deal has no deck; and 3 more")
+    conn = sqlite3.connect(db)
+    audit = conn.execute("SELECT action, reason, detail FROM audit WHERE action='set_aside' ORDER BY id").fetchall()
+    conn.close()
+    assert [(a, r) for a, r, _ in audit] == [("set_aside", "could not be replayed at start-up")] * 6
+    assert all(d.startswith(want) for (_, _, d), want in zip(audit, texts, strict=True))
+
+    # Three or fewer are all named, and the notice goes first, before any other.
+    from server.recovery import SetAside, report_set_aside
+
+    report_set_aside(server, [SetAside(seq=11, kind="tick", what="tick", error="a tick has no now")])
+    assert server.pending_announcements == [
+        "1 input(s) from before the restart could not be replayed and were set aside (kept in the audit log): "
+        "log entry 11 (tick): a tick has no now", notice]
+    for n, end in ((3, "log entry 3 (tick): e"), (4, "log entry 3 (tick): e; and 1 more")):
+        server.pending_announcements = []
+        report_set_aside(server, [SetAside(seq=i, kind="tick", what="tick", error="e") for i in range(1, n + 1)])
+        assert server.pending_announcements[0].endswith(f"(kept in the audit log): log entry 1 (tick): e; "
+                                                        f"log entry 2 (tick): e; {end}")

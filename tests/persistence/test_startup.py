@@ -215,3 +215,66 @@ def test_options_the_tournament_refuses_stop_the_start_with_what_is_allowed(tmp_
                          cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_start_fixed(tmp_path, caplog):
+    """``open_server``: without a database, a server of the seed given; with one, the seed
+    and the tournament's own options are stored by the first start and win over the flags
+    of a later one (the game cannot change under the players); the durability asked for is
+    the database's."""
+    from poker.actions import Ruleset
+    from server.config import ServerConfig
+    from server.recovery import open_server
+    from server.store import meta_record
+
+    bare = open_server(ServerConfig(db=None, port=0, seats=3), seed=7)
+    assert (bare.seed, bare.store, bare.config.seats) == (7, None, 3)
+
+    db = tmp_path / "fixed.db"
+    first = ServerConfig(db=db, port=0, seats=3, starting_stack=3000, ruleset=Ruleset.STANDARD, synchronous="normal",
+                         schedule=((10, 20), (20, 40)))
+    caplog.set_level("INFO", logger="hickory.recovery")
+    server = open_server(first, seed=11)
+    assert server.store is not None
+    try:
+        assert server.seed == 11 and f"new tournament in {db}" in caplog.messages
+        assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        server.store.write_now([meta_record("clock", "1234.5")])  # tournament time saved at the stop
+    finally:
+        server.store.close()
+    later = ServerConfig(db=db, port=0, seats=6, starting_stack=5000, ruleset=Ruleset.HICKORY)
+    server = open_server(later, seed=99)
+    assert server.store is not None
+    try:
+        assert server.seed == 11
+        assert (server.config.seats, server.config.starting_stack, server.config.ruleset) == (3, 3000, Ruleset.STANDARD)
+        assert type(server.config.ruleset) is Ruleset and server.config.schedule == ((10, 20), (20, 40))
+        assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
+        assert server._resume_at == 1234.5  # tournament time goes on from there
+        assert f"resumed the tournament in {db}: 0 players, 0 hands dealt" in caplog.messages
+    finally:
+        server.store.close()
+
+
+def test_the_directors_secret_is_kept_across_restarts_until_the_host_gives_a_new_one(tmp_path):
+    """In process (``test_director_secret.py`` does it with real processes, out of the
+    mutation target's sight): a restart without ``--director`` keeps the stored secret's
+    hash, one with it replaces the hash, stored for the next restart."""
+    from server import director_key
+    from server.config import ServerConfig
+    from server.recovery import open_server
+
+    def opened(secret: str | None) -> tuple[str | None, str | None, str | None]:
+        server = open_server(ServerConfig(db=tmp_path / "secret.db", port=0, director_secret=secret), seed=1)
+        assert server.store is not None
+        try:
+            return server.director_secret, server.director_secret_hash, server.store.get_meta(director_key.META_KEY)
+        finally:
+            server.store.close()
+
+    secret, first, stored = opened("s3cret")
+    assert secret == "s3cret" and first is not None and stored == first
+    assert opened(None) == (None, first, first)  # the same director gets in
+    secret, new, stored = opened("n3w")
+    assert secret == "n3w" and new not in (None, first) and stored == new
+    assert opened(None) == (None, new, new)

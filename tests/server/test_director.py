@@ -261,3 +261,84 @@ async def test_set_schedule_changes_the_blinds_from_the_next_hand(autojump_clock
         assert lobby.level == m.Level(index=0, small_blind=50, big_blind=100)
         hand = await next_hand(f)
         assert (hand.small_blind, hand.big_blind) == (50, 100)
+
+
+async def test_void_hand_is_refused_at_a_table_with_no_hand_in_progress(autojump_clock: object) -> None:
+    """Paused and idle: nothing to call off. The refusal says so, and play goes on as it was.
+    (Also an award to a player who does not exist, another version 2 command.)"""
+    async with floor() as f, trio.open_nursery() as nursery:
+        d = await Director.login(f.port, nursery, version=2)  # void_hand is a version 2 command
+        before, last = await d.lobby(), (await d.snapshot(1)).hand_no
+        error = await d.refused(m.VoidHandCommand(table=1, reason="exposed card"))
+        assert (error.code, error.message) == ("invalid_state", "table 1 has no hand in progress to void")
+        error = await d.refused(m.AwardCommand(title="best bluff", player_id=999, reason="typo"))
+        assert (error.code, error.message) == ("not_found", "there is no player 999")
+        after = await d.lobby()
+        assert [(p.player_id, p.chips) for p in after.players] == [(p.player_id, p.chips) for p in before.players]
+        hand = await next_hand(f)
+        assert last is not None and hand.hand_no == last + 1  # the last hand stands: not voided
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_player_cannot_direct(autojump_clock: object) -> None:
+    async with floor() as f:
+        p = f.players[0]
+        await p.send(m.DirectorCommand(id=4321, command=m.ResumeCommand(reason="let's go")))
+        error = await p.wait_for(lambda x: isinstance(x, m.Error) and x.id == 4321)
+        assert isinstance(error, m.Error)
+        assert (error.code, error.message) == ("unauthorized", "director commands need the director's secret")
+        assert (await f.director.lobby()).state == "paused"
+
+
+async def test_chat_alone_is_announced_with_the_directors_reason(autojump_clock: object) -> None:
+    async with floor() as f:
+        d = f.director
+        await d.ok(m.SetOptionsCommand(chat=False, reason="quiet, please"))
+        said = await d.c.next(m.Announcement, lambda a: a.text.startswith("Player chat"))
+        assert (said.text, said.by, said.reason) == ("Player chat is off.", "director", "quiet, please")
+        await d.ok(m.SetOptionsCommand(chat=True, action_seconds=20, reason="talk again"))
+        said = await d.c.next(m.Announcement, lambda a: a.text.startswith("Player chat"))
+        assert (said.text, said.by, said.reason) == ("Player chat is on.", "director", "talk again")
+
+
+async def test_a_deadline_in_utc_zulu_is_taken_and_a_date_that_does_not_exist_is_refused(
+    autojump_clock: object,
+) -> None:
+    async with floor() as f:
+        d = f.director
+        await d.ok(m.SetDeadlineCommand(deadline="2099-01-01T00:00:00Z", reason="late night"))
+        assert (await d.lobby()).deadline == "2099-01-01T00:00:00+00:00"
+        error = await d.refused(m.SetDeadlineCommand(deadline="2099-02-30T00:00:00Z", reason="typo"))
+        assert (error.code, error.path) == ("invalid_field", "director_command.command.deadline")
+        assert error.message == ("the deadline 2099-02-30T00:00:00Z is not a real time "
+                                 "(day is out of range for month)")
+        assert (await d.lobby()).deadline == "2099-01-01T00:00:00+00:00"
+
+
+async def test_pause_and_resume_of_one_table_leave_the_other_playing(autojump_clock: object) -> None:
+    async with floor(n=8, seats=6, starting_stack=1_000_000) as f, trio.open_nursery() as nursery:
+        d = await Director.login(f.port, nursery, version=2)  # one table: version 2
+        one, two = sorted(t.table for t in (await d.lobby()).tables)
+        await d.ok(m.ResumeCommand(reason="everyone"))
+        for rest, play in ((two, one), (one, two)):
+            await d.ok(m.PauseCommand(table=rest, reason=f"table {rest} rests"))
+            await d.until_idle([rest])
+            await d.snapshot(play)  # the director watches both
+            d.c.skip()
+            hands = [await d.c.next(m.HandStarted) for _ in range(3)]
+            assert {h.table for h in hands} == {play}, f"table {rest} stays paused"
+            await d.ok(m.ResumeCommand(table=rest, reason=f"table {rest} plays on"))
+        nursery.cancel_scope.cancel()
+
+
+async def test_only_the_start_command_starts_the_tournament(autojump_clock: object) -> None:
+    """Before the start, another command (an announcement) leaves the players registering."""
+    cfg = config(seats=6, starting_stack=STACK, schedule=SCHEDULE, hands_per_level=50)
+    async with running(cfg) as (server, port), trio.open_nursery() as nursery:
+        await joined(port, ["ann", "bob", "cid"])
+        d = await Director.login(port, nursery)
+        await d.ok(m.AnnounceCommand(text="five minutes to the start", reason="the bar is open"))
+        assert (await d.lobby()).state == "registering"
+        await d.ok(m.StartCommand(reason="everyone is here"))
+        assert (await d.lobby()).state in ("running", "paused")
+        nursery.cancel_scope.cancel()

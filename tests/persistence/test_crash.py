@@ -171,7 +171,7 @@ async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
                 await server.start()
                 # Every bot is back before the next kill (on a loaded machine a quick kill
                 # could otherwise come before a slow bot's resume, and it would miss a run).
-                await wait_until(lambda: all(b.sessions > n for b, n in zip(bots, before, strict=True)),
+                await wait_until(lambda before=before: all(b.sessions > n for b, n in zip(bots, before, strict=True)),
                                  60, "every bot to resume")
             assert len(kills) >= MIN_KILLS, f"the tournament ended after only {len(kills)} kills: {kills}"
             assert REQUIRED <= covered, f"phases never caught: {REQUIRED - covered}; kills: {kills}"

@@ -143,12 +143,8 @@ class Connection:
         # Newlines, not queue entries: after a partial write the rest is one entry holding
         # many lines (counting entries made lines_sent fall behind, even below zero).
         lines = data.count(b"\n")
-        try:
-            sent = os.write(self._fd, data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:
-            self.close("connection lost while sending")
+        sent = self._write_now(data)
+        if sent is None:
             return
         self._queue.clear()
         if sent == len(data):
@@ -207,6 +203,17 @@ class Connection:
         (the metrics: a broadcast's queued -> written)."""
         self._written.append((self.lines_queued, callback))
 
+    def _write_now(self, data: bytes) -> int | None:
+        """One non-blocking write: the bytes the kernel took (0 if none), or None when the
+        connection is lost (and now closed)."""
+        try:
+            return os.write(self._fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            self.close("connection lost while sending")
+            return None
+
     def _report_written(self) -> None:
         now = trio.current_time()
         while self._written and self._written[0][0] <= self.lines_sent:
@@ -222,13 +229,10 @@ class Connection:
         """
         sent = 0
         if self._fd >= 0 and data:
-            try:
-                sent = os.write(self._fd, data)
-            except BlockingIOError:
-                sent = 0
-            except OSError:
-                self.close("connection lost while sending")
+            written = self._write_now(data)
+            if written is None:
                 return False
+            sent = written
         if sent < len(data):
             with trio.move_on_after(self.send_timeout) as scope:
                 try:

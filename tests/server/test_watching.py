@@ -16,6 +16,7 @@ import trio
 import protocol.messages as m
 from tests.server.harness import (
     BotResult,
+    Table,
     config,
     fast_config,
     joined,
@@ -34,6 +35,20 @@ def after(c: RawClient, first: m.ServerMessage, kind: type[T]) -> T | None:
     """The first message of ``kind`` that ``c`` received after ``first``."""
     start = next(i for i, x in enumerate(c.received) if x is first)
     return next((x for x in c.received[start + 1:] if isinstance(x, kind)), None)
+
+
+async def shove_and_call(t: Table, shoved: set[int], called: set[int]) -> None:
+    """The next turn: each hand one shove and one call of it, the rest fold (or check), so
+    a player is soon out."""
+    c, turn = await t.next_turn()
+    if turn.hand_no not in shoved:
+        shoved.add(turn.hand_no)
+        await t.act(c, turn, "all_in")
+    elif turn.hand_no not in called and turn.legal.call is not None:
+        called.add(turn.hand_no)
+        await t.act(c, turn, "call")
+    else:
+        await t.act(c, turn, "fold" if turn.legal.fold else "check")
 
 
 async def test_tables_break_under_their_watchers_and_players_out_watch_on(autojump_clock: object) -> None:
@@ -127,15 +142,7 @@ async def test_a_player_out_may_watch_any_table(autojump_clock: object) -> None:
                 out = [p for p in t.players if str(p.player_id) not in t.server.tournament.players_in()]
                 if out:
                     break
-                c, turn = await t.next_turn()
-                if turn.hand_no not in shoved:
-                    shoved.add(turn.hand_no)
-                    await t.act(c, turn, "all_in")
-                elif turn.hand_no not in called and turn.legal.call is not None:
-                    called.add(turn.hand_no)
-                    await t.act(c, turn, "call")
-                else:
-                    await t.act(c, turn, "fold" if turn.legal.fold else "check")
+                await shove_and_call(t, shoved, called)
             gone = out[0]
             status = await gone.seen(m.PlayerStatus, lambda s: s.player_id == gone.player_id
                                      and s.status == "eliminated")
@@ -261,15 +268,7 @@ async def test_a_player_out_whose_table_broke_resumes_watching_a_table_in_play(a
             shoved: set[int] = set()
             called: set[int] = set()
             while not t.server.tournament.broken_tables:
-                c, turn = await t.next_turn()
-                if turn.hand_no not in shoved:
-                    shoved.add(turn.hand_no)
-                    await t.act(c, turn, "all_in")
-                elif turn.hand_no not in called and turn.legal.call is not None:
-                    called.add(turn.hand_no)
-                    await t.act(c, turn, "call")
-                else:
-                    await t.act(c, turn, "fold" if turn.legal.fold else "check")
+                await shove_and_call(t, shoved, called)
             gone = next(p for p in t.players if str(p.player_id) not in t.server.tournament.players_in())
             (broken,) = t.server.tournament.broken_tables
             back, _ = await t.resume(gone)

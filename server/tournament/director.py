@@ -468,7 +468,7 @@ class Director:
                 f"the break after level {after_level} is in progress: `resume` ends it now"
             )
         if not in_progress:
-            if t.phase.value == "running" and after_level < t.level:
+            if after_level < t.level:
                 raise TournamentError(
                     f"level {after_level} is over (the level on now is {t.level}): a break goes after "
                     f"level {t.level} or a later one"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.tournament import BreakEnded, BreakStarted, Director, LevelChanged, TournamentError
+from server.tournament import BreakEnded, BreakStarted, Director, LevelChanged, RulesChanged, TournamentError
 from server.tournament.inputs import apply_director
 
 from .helpers import check_chips, fingerprint, play_hand, shove, started
@@ -199,3 +199,66 @@ def test_option_changes_read_as_words() -> None:
     assert events[0].summary == "Rules v2: ruleset standard, levels of 15 min from the next hand"
     events = Director(t).change_rules(2.0, reason="vote", hands_per_level=12, time_bank=90)
     assert events[0].summary == "Rules v3: time bank 90 s, levels of 12 hands per table from the next hand"
+
+
+def test_set_break_takes_its_bounds_and_names_the_level_on_now_only_past_the_schedule() -> None:
+    from poker.levels import MAX_CHIPS
+
+    t = started(4)
+    op(t, 1.0, op="set_break", after_level=2, minutes=1)  # the shortest break
+    op(t, 2.0, op="set_break", after_level=3, minutes=120)  # and the longest
+    assert t.settings.breaks == ((2, 1), (3, 120))
+    # At the schedule's last level, the message names the schedule alone.
+    t = started(4, level_minutes=1)
+    t.tick(14 * MIN)
+    assert t.level == 15
+    assert refused(t, {"op": "set_break", "after_level": 16, "minutes": 10}) == (
+        "level 16 does not exist: the schedule has 15 levels (change the schedule to add levels)")
+    # Past it (the blinds double on), it also names the level on now.
+    t.tick(15 * MIN)
+    assert t.level == 16
+    assert refused(t, {"op": "set_break", "after_level": 17, "minutes": 10}) == (
+        "level 17 does not exist: the schedule has 15 levels and the level on now is 16 "
+        "(change the schedule to add levels)")
+    # A schedule whose last level cannot double: a break may follow the level before it, not it.
+    short = started(4)
+    op(short, 1.0, op="set_schedule", schedule=[[100, 200], [MAX_CHIPS // 2, MAX_CHIPS]])
+    op(short, 2.0, op="set_break", after_level=1, minutes=10)
+    assert refused(short, {"op": "set_break", "after_level": 2, "minutes": 10}) == (
+        "level 2 is the last level (its blinds cannot double again): no break can follow it")
+
+
+def test_set_break_is_one_logged_versioned_rule_change() -> None:
+    t = started(4)
+    events = op(t, 5.0, op="set_break", after_level=2, minutes=10)
+    record, changed = events
+    assert (record.action, record.at, record.reason) == ("set_break", 5.0, "testing")
+    assert record.summary == "Rules v2: a break of 10 minutes after level 2"
+    assert changed == RulesChanged(changes=(("break", "2:10"),), version=2)
+    assert t.audit_log[-1] is record
+    events = op(t, 6.0, op="set_break", after_level=2, minutes=0)
+    assert events[1] == RulesChanged(changes=(("break", "2:0"),), version=3)
+    assert events[0].summary == "Rules v3: no break after level 2"
+
+
+def test_a_break_taken_is_not_taken_twice_even_when_the_level_comes_again() -> None:
+    t = started(4, level_minutes=20)
+    op(t, 1.0, op="set_break", after_level=1, minutes=10)
+    t.tick(20 * MIN)
+    t.tick(30 * MIN)  # the break ran: level 2
+    assert t.level == 2 and t.on_break is None
+    op(t, 31 * MIN, op="set_level", level=1)
+    assert refused(t, {"op": "set_break", "after_level": 1, "minutes": 10}) == (
+        "the break after level 1 was taken already")
+
+
+def test_a_break_shortened_to_end_right_now_ends_by_its_time() -> None:
+    t = started(4, level_minutes=20)
+    op(t, 1.0, op="set_break", after_level=1, minutes=30)
+    t.tick(20 * MIN)
+    events = op(t, 25 * MIN, op="set_break", after_level=1, minutes=5)  # ends exactly now
+    assert events[0].summary == "Rules v3: the break after level 1 now lasts 5 minutes"
+    assert events[1] == RulesChanged(changes=(("break", "1:5"),), version=3)
+    assert BreakEnded(at=25 * MIN, after_level=1, level=2, small_blind=150, big_blind=300,
+                      early=False, resumed=True) in events
+    assert t.on_break is None and t.level == 2

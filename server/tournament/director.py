@@ -29,6 +29,7 @@ equals the chips issued.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -650,17 +651,18 @@ def _versioned(version: int, text: str) -> str:
 
 def option_words(name: str, value: object) -> str:
     """One option in words, as players read it: "action clock 30 s", "levels of 15 min"."""
-    def num(x: object) -> str:
-        return f"{x:g}" if isinstance(x, float) else str(x)
+    def num(x: Any) -> str:
+        """30.0 reads "30", 7.5 "7.5", a million minutes "1000000" (not "1e+06")."""
+        return str(int(x)) if x == int(x) else str(x)
 
     if name == "ruleset":
-        return f"ruleset {getattr(value, 'value', value)}"
+        return f"ruleset {value}"  # a Ruleset is a StrEnum: its text is its value
     if name == "level_minutes":
         return f"levels of {num(value)} min"
     if name == "hands_per_level":
         return f"levels of {value} hands per table"
     words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}
-    return f"{words.get(name, name)} {num(value)} s"
+    return f"{words[name]} {num(value)} s"
 
 
 def deadline_summary(now: float, deadline: float | None) -> str:

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from server.tournament import BreakEnded, BreakStarted, Director, LevelChanged, RulesChanged, TournamentError
+from poker.actions import Ruleset
+from server.tournament import (
+    BreakEnded,
+    BreakStarted,
+    Director,
+    LevelChanged,
+    RulesChanged,
+    TournamentError,
+)
 from server.tournament.inputs import apply_director
 
 from .helpers import check_chips, fingerprint, play_hand, shove, started
@@ -199,6 +207,10 @@ def test_option_changes_read_as_words() -> None:
     assert events[0].summary == "Rules v2: ruleset standard, levels of 15 min from the next hand"
     events = Director(t).change_rules(2.0, reason="vote", hands_per_level=12, time_bank=90)
     assert events[0].summary == "Rules v3: time bank 90 s, levels of 12 hands per table from the next hand"
+    events = Director(t).change_rules(3.0, reason="vote", ruleset=Ruleset.HICKORY, action_clock=7.5,
+                                      reconnect_grace=120.0, level_minutes=1_000_000)
+    assert events[0].summary == ("Rules v4: ruleset hickory, action clock 7.5 s, reconnect grace 120 s, "
+                                 "levels of 1000000 min from the next hand")
 
 
 def test_set_break_takes_its_bounds_and_names_the_level_on_now_only_past_the_schedule() -> None:

@@ -322,6 +322,7 @@ def test_a_move_waiting_for_a_hand_is_not_applied_when_the_table_has_filled_mean
     events = t.end_hand(1, 2.0)
     (note,) = [e for e in events if isinstance(e, Announcement) and e.to == (mover,)]
     assert "no empty seat left" in note.text and t.location(mover).table_id == 1  # type: ignore[union-attr]
+    assert (note.at, note.to) == (1.0, (mover,))  # said at the director's time, to the player alone
     check_seating(t)
     check_chips(t)
 

@@ -48,3 +48,27 @@ def test_hands_per_level_may_be_none_and_nothing_else_may() -> None:
         Settings(starting_stack=None)  # type: ignore[arg-type]
     with pytest.raises(TournamentError, match="^action_clock is from 1 to 3600 seconds, not None$"):
         Settings(action_clock=None)  # type: ignore[arg-type]
+
+
+def test_breaks_take_their_bounds_and_refuse_each_wrong_shape_by_name() -> None:
+    from server.tournament.settings import MAX_LEVELS
+
+    assert Settings(breaks=[(3, 1), [1, 120]]).breaks == ((1, 120), (3, 1))  # sorted by level
+    assert len(Settings(breaks=[(n, 5) for n in range(1, MAX_LEVELS + 1)]).breaks) == MAX_LEVELS
+
+    def refused(breaks: object) -> str:
+        with pytest.raises(TournamentError) as info:
+            Settings(breaks=breaks)  # type: ignore[arg-type]
+        return str(info.value)
+
+    assert refused("1:10") == "breaks are a list of (after level, minutes), not '1:10'"
+    assert refused(7) == "breaks are a list of (after level, minutes), not 7"
+    assert refused([(n, 5) for n in range(1, MAX_LEVELS + 2)]) == f"at most {MAX_LEVELS} breaks"
+    assert refused(["1:10"]) == "a break is (after level, minutes), not '1:10'"
+    assert refused([7]) == "a break is (after level, minutes), not 7"
+    assert refused([(1, 10, 5)]) == "a break is (after level, minutes) in whole numbers, not (1, 10, 5)"
+    assert refused([(1, 2.5)]) == "a break is (after level, minutes) in whole numbers, not (1, 2.5)"
+    assert refused([(0, 10)]) == "levels are numbered from 1: no break after level 0"
+    assert refused([(1, 0)]) == "a break lasts 1 to 120 minutes, not 0"
+    assert refused([(1, 121)]) == "a break lasts 1 to 120 minutes, not 121"
+    assert refused([(2, 10), (2, 5)]) == "two breaks after level 2: give one"

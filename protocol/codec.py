@@ -41,10 +41,13 @@ from cattrs.strategies import configure_tagged_union
 from protocol import errors as E
 from protocol import jsontext
 from protocol.compiled import (
-    STRUCTURE,
+    BUILT,
     UNSTRUCTURE,
     UNSTRUCTURE_WIRE,
     UNSTRUCTURE_WIRE_BY_VERSION,
+    Compiled,
+    Structure,
+    Unstructure,
     field_since,
     least_of,
     optional_inner,
@@ -139,12 +142,6 @@ def _structure_bool(value: Any, _: Any) -> bool:
     raise _expected("bool", value)
 
 
-def _structure_float(value: Any, _: Any) -> float:
-    if type(value) is float or type(value) is int:
-        return float(value)
-    raise _expected("float", value)
-
-
 def _make_text_hook(typ: Any) -> Hook:
     text = text_of(typ)
     assert text is not None
@@ -195,12 +192,12 @@ def _is_literal(typ: Any) -> bool:
     return get_origin(typ) is Literal
 
 
-def _configure(conv: cattrs.Converter) -> None:
-    """Strict hooks, registered before configure_tagged_union (which captures them)."""
+def _configure(conv: cattrs.Converter, plain: dict[type, Unstructure]) -> None:
+    """Strict hooks, registered before configure_tagged_union (which captures them);
+    ``plain``: the generated unstructure functions, for ``conv.unstructure``."""
     conv.register_structure_hook(int, _structure_int)
     conv.register_structure_hook(bool, _structure_bool)
     conv.register_structure_hook(str, _structure_str)
-    conv.register_structure_hook(float, _structure_float)
     conv.register_structure_hook_factory(_is_literal, _make_literal_hook)
     conv.register_structure_hook_factory(lambda t: text_of(t) is not None, _make_text_hook)
     conv.register_structure_hook_factory(lambda t: least_of(t) is not None, _make_least_hook)
@@ -274,31 +271,17 @@ def _configure(conv: cattrs.Converter) -> None:
     conv.register_structure_hook(Command, structure_command)
     configure_tagged_union(ClientMessage, conv, tag_generator=tag_of, tag_name="type")
     configure_tagged_union(ServerMessage, conv, tag_generator=tag_of, tag_name="type")
-    for cl, fn in UNSTRUCTURE.items():
+    for cl, fn in plain.items():
         conv.register_unstructure_hook(cl, fn)
-
-
-converter = make_converter(forbid_extra_keys=True)
-"""The reference cattrs converter for messages, their parts and director commands."""
-_configure(converter)
 
 
 # =====================================================================================
 # Decoding
 # =====================================================================================
 
-_Entry = tuple[type, Callable[[Any, list[int]], Any], Hook]
-_CLIENT: dict[str, _Entry] = {
-    tag: (cl, STRUCTURE[cl], converter.get_structure_hook(cl)) for tag, cl in CLIENT_TYPES.items()
-}
-_SERVER: dict[str, _Entry] = {
-    tag: (cl, STRUCTURE[cl], converter.get_structure_hook(cl)) for tag, cl in SERVER_TYPES.items()
-}
+_Entry = tuple[type, Structure, Hook]
 _HANDSHAKES = frozenset(tag_of(cl) for cl in get_args(Handshake))
 _HANDSHAKE_CLASSES: frozenset[type] = frozenset(get_args(Handshake))
-# The fast path skips handshakes: they need the version check and come once a connection.
-_CLIENT_FAST = {tag: STRUCTURE[cl] for tag, cl in CLIENT_TYPES.items() if tag not in _HANDSHAKES}
-_SERVER_FAST = {tag: STRUCTURE[cl] for tag, cl in SERVER_TYPES.items()}
 _SERVER_CLASSES = frozenset(SERVER_TYPES.values())
 
 
@@ -458,7 +441,47 @@ def _all_classes() -> list[type]:
     return seen
 
 
-_VERSIONED = frozenset(cl for cl in _all_classes() if _versioned(cl))
+@attrs.frozen
+class _Tables:
+    """What the codec builds once, at import, from the generated functions (``_build``)."""
+
+    converter: cattrs.Converter
+    client: dict[str, _Entry]  # tag -> (class, fast structure, cattrs hook)
+    server: dict[str, _Entry]
+    client_fast: dict[str, Structure]  # the fast path's functions, per tag
+    server_fast: dict[str, Structure]
+    versioned: frozenset[type]  # classes holding something newer than version 1
+
+
+def _build(built: Compiled) -> _Tables:
+    """The converter and the decoding tables, from one build of ``protocol.compiled``.
+
+    Run once, at import (below). A test builds a fresh set with a fresh ``Compiled`` and
+    puts it in place of these to judge the builders: code run at import is out of a
+    mutation tool's reach (docs/testing.md)."""
+    conv = make_converter(forbid_extra_keys=True)
+    _configure(conv, built.plain)
+    structure = built.structure
+    return _Tables(
+        converter=conv,
+        client={tag: (cl, structure[cl], conv.get_structure_hook(cl)) for tag, cl in CLIENT_TYPES.items()},
+        server={tag: (cl, structure[cl], conv.get_structure_hook(cl)) for tag, cl in SERVER_TYPES.items()},
+        # The fast path skips handshakes: they need the version check and come once a
+        # connection.
+        client_fast={tag: structure[cl] for tag, cl in CLIENT_TYPES.items() if tag not in _HANDSHAKES},
+        server_fast={tag: structure[cl] for tag, cl in SERVER_TYPES.items()},
+        versioned=frozenset(cl for cl in _all_classes() if _versioned(cl)),
+    )
+
+
+_TABLES = _build(BUILT)
+converter = _TABLES.converter
+"""The reference cattrs converter for messages, their parts and director commands."""
+_CLIENT = _TABLES.client
+_SERVER = _TABLES.server
+_CLIENT_FAST = _TABLES.client_fast
+_SERVER_FAST = _TABLES.server_fast
+_VERSIONED = _TABLES.versioned
 """Classes holding something newer than version 1 (only these need the version walk)."""
 
 

@@ -169,11 +169,6 @@ class _Structurers:
             return [f"{indent}if {var} is not True and {var} is not False: {fail}"]
         if typ is str:
             return [f"{indent}if type({var}) is not str: {fail}"]
-        if typ is float:
-            return [
-                f"{indent}if type({var}) is not float and type({var}) is not int: {fail}",
-                f"{indent}{var} = float({var})",
-            ]
         if get_origin(typ) is Literal:
             # only strings: with an int choice, True would pass as 1 (True == 1)
             if not all(type(a) is str for a in get_args(typ)):
@@ -239,7 +234,10 @@ class _Structurers:
             else:
                 if isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
                     raise TypeError(f"{cl.__name__}.{field.name}: factories are not supported")
-                lines.append(f"    {var} = o.get({field.name!r}, {self._const(field.default)})")
+                # The check below converts a line's list into a tuple, and refuses a tuple:
+                # a tuple default goes in as the list a line would hold (never mutated).
+                default = list(field.default) if isinstance(field.default, tuple) else field.default
+                lines.append(f"    {var} = o.get({field.name!r}, {self._const(default)})")
             lines += self._check(field.type, var, "    ")
         lines.append(f"    r = NEW({self._const(cl)})")
         for i, field in enumerate(fields):
@@ -286,7 +284,7 @@ class _Unstructurers:
     def _expr(self, typ: Any, src: str, depth: int) -> str:
         if text_of(typ) is not None or least_of(typ) is not None:
             typ = get_args(typ)[0]
-        if typ in (int, str, bool, float) or get_origin(typ) is Literal:
+        if typ in (int, str, bool) or get_origin(typ) is Literal:
             return src
         inner = optional_inner(typ)
         if inner is not None:
@@ -333,16 +331,37 @@ class _Unstructurers:
         self.by_class[cl] = cast(Unstructure, self.ns[name])
 
 
-STRUCTURE: dict[type, Structure] = _Structurers().by_class
-"""Fast structure per class: ``(value, [0]) -> instance``; raises (anything) if invalid."""
-UNSTRUCTURE_WIRE_BY_VERSION: dict[int, dict[type, Unstructure]] = {
-    version: _Unstructurers(plain=False, version=version).by_class
-    for version in SUPPORTED_VERSIONS
-}
-"""Unstructure per protocol version and class for the encoder (tuples stay tuples: both
-JSON backends take them). A class missing for a version cannot be sent on it."""
+@attrs.frozen
+class Compiled:
+    """The generated functions, one set per build (see ``build``)."""
+
+    structure: dict[type, Structure]
+    """Fast structure per class: ``(value, [0]) -> instance``; raises (anything) if invalid."""
+    wire_by_version: dict[int, dict[type, Unstructure]]
+    """Unstructure per protocol version and class for the encoder (tuples stay tuples: both
+    JSON backends take them). A class missing for a version cannot be sent on it."""
+    plain: dict[type, Unstructure]
+    """Unstructure per class to plain JSON data (lists, dicts, str, int, bool, None), latest
+    version: every field."""
+
+
+def build() -> Compiled:
+    """Generate every function. Run once, at import (``BUILT``); a test builds a fresh set
+    to judge the generators themselves (code run at import is out of a mutation tool's
+    reach: docs/testing.md)."""
+    return Compiled(
+        structure=_Structurers().by_class,
+        wire_by_version={
+            version: _Unstructurers(plain=False, version=version).by_class
+            for version in SUPPORTED_VERSIONS
+        },
+        plain=_Unstructurers(plain=True).by_class,
+    )
+
+
+BUILT = build()
+STRUCTURE: dict[type, Structure] = BUILT.structure
+UNSTRUCTURE_WIRE_BY_VERSION: dict[int, dict[type, Unstructure]] = BUILT.wire_by_version
 UNSTRUCTURE_WIRE: dict[type, Unstructure] = UNSTRUCTURE_WIRE_BY_VERSION[LATEST_VERSION]
 """Unstructure per class for the encoder, latest version."""
-UNSTRUCTURE: dict[type, Unstructure] = _Unstructurers(plain=True).by_class
-"""Unstructure per class to plain JSON data (lists, dicts, str, int, bool, None), latest
-version: every field."""
+UNSTRUCTURE: dict[type, Unstructure] = BUILT.plain

@@ -138,8 +138,6 @@ def type_schema(typ: Any) -> dict[str, Any]:
         return {"type": "boolean"}
     if typ is str:
         return {"type": "string"}
-    if typ is float:
-        return {"type": "number"}
     if get_origin(typ) is Literal:
         return {"enum": list(get_args(typ))}
     inner = optional_inner(typ)

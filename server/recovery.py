@@ -115,11 +115,24 @@ def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
     if found:
         record_set_aside(store, known, found)
         report_set_aside(server, found)
+    forget_hands_not_dealt(store, server.tournament.hands_dealt)
     server.pending_announcements = condensed(server.pending_announcements)
     resume_clock(server, store.get_meta("clock"))
     log.info("resumed the tournament in %s: %d players, %d hands dealt",
              config.db, len(server.players), server.tournament.hands_dealt)
     return server
+
+
+def forget_hands_not_dealt(store: Store, hands_dealt: int) -> None:
+    """Drop the stored record of hands numbered past the last hand the replay dealt: their
+    deals were set aside (now or at an earlier start), so their actions never happened, and
+    the next deal takes the first such number again (its ``hands`` row replaces the old one;
+    its events would collide with the old hand's, and the store would refuse every write)."""
+    if store._conn.execute("SELECT 1 FROM hands WHERE hand_no > ? LIMIT 1", (hands_dealt,)).fetchone() is None:
+        return
+    log.error("the record of hands after #%d is dropped: their deals were set aside", hands_dealt)
+    store.write_now([Record(sql="DELETE FROM hand_events WHERE hand_no > ?", params=(hands_dealt,)),
+                     Record(sql="DELETE FROM hands WHERE hand_no > ?", params=(hands_dealt,))])
 
 
 # -- inputs set aside ---------------------------------------------------------------------------
@@ -206,7 +219,13 @@ def replay_all(
     ``TournamentError``: nothing changed) is set aside on the spot; any other failure may
     have left the tournament half-changed, so the replay starts again from a fresh server
     without that entry. Each restart sets one more entry aside, so this ends. Returns the
-    server and what was newly set aside. ``watch`` sees each step of the final replay only.
+    server and what was newly set aside.
+
+    ``watch(server, seq, kind, table_id)`` sees each step of the first replay, on that
+    replay's server; if it had to start again, the final replay is made once more, watched
+    from the start: the steps the first replay made before its failure are then seen twice,
+    in the same states (the harness's every-state check collects states in a set). Without
+    a failure the log is read and replayed once.
     """
     skip = dict(known or {})
     found: list[SetAside] = []
@@ -286,8 +305,14 @@ def replay_log(
         now = p.get("now")
         if isinstance(now, (int, float)) and not isinstance(now, bool) and math.isfinite(now):
             last_now = max(last_now, float(now))
-        # The fair-deck state (commitments, seed lists, the chain); the seating stream.
-        stream = replay_input(server.fair, kind, table_id, p, t.hands_dealt + 1)
+        # The fair-deck state (commitments, seed lists, the chain); the seating stream. An
+        # entry it cannot take in (a torn commitment, a deal naming none) may have changed
+        # that state half-way: replayed around, like any input that fails that way.
+        try:
+            stream = replay_input(server.fair, kind, table_id, p, t.hands_dealt + 1)
+        except Exception as exc:
+            raise Unreplayable(SetAside(seq=seq, kind=kind, what=_what(kind, table_id, p),
+                                        error=f"{type(exc).__name__}: {exc}")) from exc
         if stream is not None:
             t.rng = stream
         if kind == "deck_commit":  # the scheme's own input: replay_input took it in
@@ -295,14 +320,18 @@ def replay_log(
         elif kind == "act":
             if table_id in voided:
                 continue
-            if table_id is None or table_id not in t.tables:
-                found.append(SetAside(seq=seq, kind=kind, what=f"an action at table {table_id}",
-                                      error="there is no such table"))
+            if table_id is None or table_id not in t.tables or t.table(table_id).hand is None:
+                # Nothing to void (a damaged log): voiding would put back the carry of the
+                # table's last deal, which that hand's end may have changed since.
+                error = "there is no such table" if table_id not in t.tables else \
+                    f"there is no hand in progress at table {table_id}"
+                found.append(SetAside(seq=seq, kind=kind, what=f"an action at table {table_id}", error=error))
                 continue
             try:
                 apply_act(t, table_id, p)
             except Exception as exc:  # the hand is dropped whole, however far the action got
-                hand_no = void_hand(server, table_id, begin_carry.get(table_id, 0), f"log entry {seq}: {exc}")
+                # A hand in progress was dealt by a replayed begin_hand, which noted its carry.
+                hand_no = void_hand(server, table_id, begin_carry[table_id], f"log entry {seq}: {exc}")
                 if on_void is not None:
                     on_void(hand_no)
                 voided.add(table_id)
@@ -347,13 +376,13 @@ def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) ->
         server.by_token_hash[tokens[pid]] = pid
 
 
-def void_hand(server: Server, table_id: int, carry: int, why: str) -> int | None:
-    """Drop a hand that cannot be resumed: the stacks are as they were before it.
-
-    Returns the hand's number; the caller marks it voided in the database."""
+def void_hand(server: Server, table_id: int, carry: int, why: str) -> int:
+    """Drop the hand in progress that cannot be resumed: the stacks are as they were before
+    it. Returns the hand's number; the caller marks it voided in the database."""
     table = server.tournament.table(table_id)
     hand = table.hand
-    hand_no = hand.hand_no if hand is not None else None
+    assert hand is not None, "replay_log voids only a hand in progress"
+    hand_no = hand.hand_no
     table.hand = None
     table.carry = carry
     log.error("hand #%s at table %d could not be resumed (%s); voided, every bet returned", hand_no, table_id, why)

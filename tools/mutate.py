@@ -80,7 +80,7 @@ TARGETS: dict[str, Target] = {
         tests=("tests/server/test_director.py", "tests/server/test_floor.py",
                "tests/server/test_late_registration.py", "tests/persistence/test_replay.py",
                "tests/persistence/test_void.py", "tests/persistence/test_set_aside.py",
-               "tests/persistence/test_startup.py"),
+               "tests/persistence/test_startup.py", "tests/persistence/test_replay_log.py"),
     ),
 }
 

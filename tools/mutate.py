@@ -77,7 +77,7 @@ TARGETS: dict[str, Target] = {
     # server/tournament/inputs.py, is in "tournament"). Tests over TCP and on real SQLite.
     "server": Target(
         paths=("server/directing.py", "server/recovery.py"),
-        tests=("tests/server/test_director.py", "tests/server/test_floor.py",
+        tests=("tests/server/test_director.py", "tests/server/test_director_details.py", "tests/server/test_floor.py",
                "tests/server/test_late_registration.py", "tests/persistence/test_replay.py",
                "tests/persistence/test_void.py", "tests/persistence/test_set_aside.py",
                "tests/persistence/test_startup.py", "tests/persistence/test_replay_log.py"),

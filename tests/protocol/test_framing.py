@@ -128,3 +128,26 @@ def test_any_chunking_gives_the_same_lines(lines: list[bytes], cuts: list[int], 
         out += buf.feed(data[a:b])
     assert out == lines
     assert not buf.has_partial
+
+
+def test_the_smallest_limit_is_one_byte() -> None:
+    assert LineBuffer(1).feed(b"a\nb\r\n") == [b"a", b"b"]
+    with pytest.raises(ValueError, match="^max_line must be at least 1$"):
+        LineBuffer(0)
+
+
+def test_an_oversized_line_is_refused_with_the_limit_named() -> None:
+    buf = LineBuffer(4)
+    with pytest.raises(ProtocolError) as err:
+        buf.feed(b"abcde\n")
+    assert (err.value.code, err.value.message) == (LINE_TOO_LONG, "line longer than the maximum of 4 bytes")
+
+
+def test_one_byte_over_the_limit_passes_only_as_the_cr_of_a_crlf() -> None:
+    assert LineBuffer(4).feed(b"abcd\r\n") == [b"abcd"]
+    with pytest.raises(ProtocolError):
+        LineBuffer(4).feed(b"abc\rd\n")  # five bytes before the newline, the last not a CR
+    buf = LineBuffer(4)
+    assert buf.feed(b"abc\r") == []
+    with pytest.raises(ProtocolError):
+        buf.feed(b"d\n")

@@ -68,3 +68,44 @@ def test_printable_shows_invisible_characters_as_codes() -> None:
     assert printable("ab\u202ecd") == "ab\\u202ecd"
     assert printable("x\u200by\n") == "x\\u200by\\u000a"
     assert printable("\U000e0041") == "\\U000e0041"
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    ("Alice\u200b", "a name may not contain invisible or control characters: U+200B (ZERO WIDTH SPACE)"),
+    ("\ue000x", "a name may not contain invisible or control characters: U+E000"),  # no name
+    ("\u0301ab", "a name may not start a word with a combining mark: U+0301 (COMBINING ACUTE ACCENT)"),
+    ("ab \u0332c", "a name may not start a word with a combining mark: U+0332 (COMBINING LOW LINE)"),
+    ("e\u0332\u0333\u0334", "at most 2 combining marks in a row"),
+    ("!!!", "a name needs at least one letter or digit"),
+    ("Bob (2)", "a name may not contain '('; use letters, digits, spaces and ! # & ' * + - . ? @ _"),
+    ("x" * (MAX_LENGTH + 1), f"a name may be at most {MAX_LENGTH} characters long (this one is {MAX_LENGTH + 1})"),
+    ("\u0410lice \u03b1", "a name may not mix Cyrillic and Greek and Latin letters (it could pass for another name)"),
+    ("server 1", "a name may not contain the word 'server': it is kept for the house"),
+    ("Big Floor", "a name may not contain the word 'floor': it is kept for the house"),
+    ("d.i.r.e.c.t.o.r", "a name may not contain the word 'director': it is kept for the house"),
+])
+def test_each_refusal_says_exactly_what_to_change(raw: str, message: str) -> None:
+    with pytest.raises(NameRefused) as info:
+        normalize(raw)
+    assert info.value.message == message
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("e\u0332\u0333x", "e\u0332\u0333x"),  # two marks in a row are fine
+    ("e\u0332 e\u0332", "e\u0332 e\u0332"),  # a space starts the count again
+    ("e\u0332\u0333e\u0332\u0333", "e\u0332\u0333e\u0332\u0333"),  # so does a letter
+    ("\U00017000", "\U00017000"),  # a letter unicodedata has no name for (Tangut)
+    ("Anna\u3000Lee", "Anna Lee"),  # an ideographic space is a space
+    ("a \u00a0 b", "a b"),  # a run of spaces of any kind is one
+])
+def test_more_names_that_are_fine(raw: str, shown: str) -> None:
+    assert normalize(raw) == shown
+
+
+def test_printable_escapes_what_draws_nothing_even_when_python_calls_it_printable() -> None:
+    assert "\u3164".isprintable()  # the Hangul filler: a letter that draws nothing
+    assert printable("a\u3164b") == "a\\u3164b"
+    assert printable("a\u00a0b c") == "a\\u00a0b c"  # a no-break space is shown, a space is not
+    assert printable("\uffff") == "\\uffff"  # the last four-digit code
+    assert printable("\U00010000\u200b") == "\U00010000\\u200b"

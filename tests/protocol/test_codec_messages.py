@@ -77,3 +77,67 @@ def test_what_is_not_a_message_is_named_in_the_type_error() -> None:
 def test_a_field_error_says_its_message() -> None:
     err = FieldError("too long", sub="op")
     assert (str(err), err.message, err.code, err.sub) == ("too long", "too long", errors.INVALID_FIELD, "op")
+
+
+@pytest.mark.parametrize(("line", "code", "message"), [
+    (b'{"id":5}', errors.MISSING_TYPE, 'message has no "type"'),
+    (b'{"type":7,"id":5}', errors.UNKNOWN_TYPE, '"type" must be a string, got an integer'),
+    (b'{"type":"fly","id":5}', errors.UNKNOWN_TYPE, "unknown message type 'fly'"),
+    (b'{"type":"join","version":9,"name":"Al","id":5}', errors.UNSUPPORTED_VERSION,
+     "protocol version 9 is not supported; supported versions: 1, 2"),
+    (b'{"type":"act","hand_no":1,"action":"bet","id":5}', errors.MISSING_FIELD, "amount is required for bet"),
+])
+def test_a_refusal_says_what_was_wrong_and_keeps_the_request_id(line: bytes, code: str, message: str) -> None:
+    err = refused(codec.decode_client, line)
+    assert (err.code, err.message, err.id) == (code, message, 5)
+
+
+@pytest.mark.parametrize("request_id", [0, m.MAX_INT])
+def test_the_smallest_and_largest_request_ids_are_echoed(request_id: int) -> None:
+    line = json.dumps({"type": "fly", "id": request_id}).encode()
+    assert refused(codec.decode_client, line).id == request_id
+    assert refused(codec.decode_client, line.replace(b'"fly"', b'"act"')).id == request_id
+
+
+def test_what_is_not_an_object_is_named() -> None:
+    assert refused(codec.decode_client, b"[1]").message == "expected a JSON object, got an array"
+
+
+def test_unknown_fields_are_listed_five_at_most_and_a_long_name_is_cut_in_the_path() -> None:
+    many = {"type": "ping", **{k: 1 for k in "abcdef"}}
+    err = refused(codec.decode_client, json.dumps(many).encode())
+    assert (err.path, err.message) == ("ping.a", "unknown fields 'a', 'b', 'c', 'd', 'e'")
+    err = refused(codec.decode_client, json.dumps({"type": "ping", "k" * 40: 1}).encode())
+    assert (err.path, err.message) == ("ping." + "k" * 40, "unknown field " + repr("k" * 37)[:37] + "...")
+    err = refused(codec.decode_client, json.dumps({"type": "ping", "k" * 41: 1}).encode())
+    assert err.path == "ping." + "k" * 37 + "..."
+
+
+def test_a_second_fault_is_counted() -> None:
+    err = refused(codec.decode_client, b'{"type":"act","hand_no":"1","action":"zap"}')
+    assert (err.path, err.message) == (
+        "act.hand_no", "invalid value for type, expected int, got a string (and 1 more)"
+    )
+
+
+def test_a_version_1_reader_is_told_which_version_brought_what_it_refuses() -> None:
+    err = refused(lambda line: codec.decode_server(line, version=1), codec.encode(example(m.Turn), version=2))
+    assert (err.code, err.path, err.message) == (
+        errors.UNKNOWN_TYPE, "type", "'turn' is a version 2 message; this connection speaks version 1"
+    )
+    line = codec.encode(example(m.YourTurn), version=2)
+    err = refused(lambda line: codec.decode_server(line, version=1), line)
+    assert (err.code, err.path, err.message) == (
+        errors.UNKNOWN_FIELD, "your_turn.legal.stack",
+        "field 'stack' is new in a later version; this connection speaks version 1",
+    )
+
+
+def test_structure_client_takes_a_version_2_message_when_no_version_is_given() -> None:
+    seed = example(m.ClientSeed)
+    assert structure_client(codec.unstructure(seed)) == seed
+    assert structure_client(codec.unstructure(seed), version=2) == seed
+    err = refused(lambda obj: structure_client(obj, version=1), codec.unstructure(seed))
+    assert (err.code, err.path) == (errors.UNKNOWN_TYPE, "type")
+    join = m.Join(version=1, name="Al", id=3)
+    assert structure_client(codec.unstructure(join), version=2) == join  # its own version counts

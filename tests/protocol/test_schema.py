@@ -143,3 +143,49 @@ def test_docstring_parsing() -> None:
     assert docs["amount"].startswith("for bet and raise only")
     assert docs["amount"].endswith("legal.max_raise_to")  # continuation lines are joined
     assert docs["id"] == m.FIELD_DOCS["id"]
+
+
+def test_docstring_parsing_of_odd_docstrings() -> None:
+    import attrs
+
+    @attrs.frozen
+    class Probe:
+        """What it is.
+
+        Attributes:
+            a list of what follows, not an entry
+            x: the x,
+             see: the y
+            y: the y
+        """
+
+        x: int = 0
+        y: int = 0
+
+    @attrs.frozen
+    class Bare:
+        x: int = 0
+
+    assert class_doc(Probe) == "What it is."
+    assert field_docs(Probe) == {"x": "the x, see: the y", "y": "the y"}
+    assert class_doc(Bare) == ""
+    assert field_docs(Bare) == {}
+
+
+def test_the_schema_keeps_text_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(m.FIELD_DOCS, "id", "l'identifiant — écrit tel quel")
+    assert "l'identifiant — écrit tel quel" in schema_text()
+
+
+def test_a_type_without_a_schema_is_named() -> None:
+    from protocol.schema import type_schema
+
+    with pytest.raises(TypeError, match="^no schema for <class 'float'>$"):
+        type_schema(float)
+
+
+def test_the_command_line_prints_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from protocol.schema import main
+
+    main()
+    assert capsys.readouterr().out == schema_text()

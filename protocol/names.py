@@ -112,16 +112,15 @@ def normalize(raw: str) -> str:
     """The name as it will be shown, or ``NameRefused`` saying what to change."""
     text = unicodedata.normalize("NFKC", raw)
     out: list[str] = []
-    marks = 0
+    marks = 0  # pragma: no mutate - never read: a mark must follow a character that sets it
     scripts: set[str] = set()
-    alnum = False
+    alnum = False  # pragma: no mutate - only read as a truth value
     for ch in text:
         cat = unicodedata.category(ch)
         if cat == "Zs" and not is_invisible(ch):
             if out and out[-1] != " ":
                 out.append(" ")
-            marks = 0
-            continue
+            continue  # (a mark after a space is refused below: no count to reset)
         if is_invisible(ch):
             raise NameRefused(f"a name may not contain invisible or control characters: {_describe(ch)}")
         if cat[0] == "M":

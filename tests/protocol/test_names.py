@@ -98,6 +98,8 @@ def test_each_refusal_says_exactly_what_to_change(raw: str, message: str) -> Non
     ("\U00017000", "\U00017000"),  # a letter unicodedata has no name for (Tangut)
     ("Anna\u3000Lee", "Anna Lee"),  # an ideographic space is a space
     ("a \u00a0 b", "a b"),  # a run of spaces of any kind is one
+    ("Bob €5 $", "Bob €5 $"),  # currency symbols are symbols
+    ("Xena X", "Xena X"),
 ])
 def test_more_names_that_are_fine(raw: str, shown: str) -> None:
     assert normalize(raw) == shown

@@ -520,3 +520,39 @@ def test_commands_built_fresh_round_trip_inside_director_commands(fresh: dict[st
         assert json.loads(line)["command"]["op"] == command.TYPE
         assert codec.decode_client(line) == msg
         assert codec.converter.structure(codec.unstructure(command), m.Command) == command
+
+
+# --- what the generators refuse to build (a field type the protocol has no rule for) ----
+
+
+def test_the_generators_name_a_field_type_they_cannot_handle() -> None:
+    structurers = compiled._Structurers()
+    with pytest.raises(TypeError, match="^no structure function for <class 'float'>$"):
+        structurers._check(float, "x", "")
+    with pytest.raises(TypeError, match=r"^typing.Literal\[1, 2\]: protocol literals are strings$"):
+        structurers._check(Literal[1, 2], "x", "")
+
+    @attrs.frozen
+    class Listy:
+        items: tuple[int, ...] = attrs.field(factory=tuple)
+
+    with pytest.raises(TypeError, match="^Listy.items: factories are not supported$"):
+        structurers.get(Listy)
+    with pytest.raises(TypeError, match="^no unstructure function for <class 'float'>$"):
+        compiled._Unstructurers(plain=True)._expr(float, "o.x", 0)
+    with pytest.raises(TypeError, match="^<class 'protocol.parts.Level'> has no tag$"):
+        compiled.tag_of(m.Level)
+    assert compiled.tag_of(m.Act) == "act"
+
+
+def test_the_type_helpers_read_optional_and_tuple_types() -> None:
+    from typing import Optional, Union
+
+    assert compiled.optional_inner(int | None) is int
+    assert compiled.optional_inner(Optional[str]) is str  # noqa: UP045 - the typing spelling too
+    assert compiled.optional_inner(Union[None, bool]) is bool  # noqa: UP007
+    assert compiled.optional_inner(int | str) is None
+    assert compiled.optional_inner(int | str | None) is None
+    assert compiled.tuple_item(tuple[int, ...]) is int
+    assert compiled.tuple_item(tuple[int, int]) is None
+    assert compiled.tuple_item(list[int]) is None

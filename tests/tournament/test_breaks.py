@@ -274,3 +274,15 @@ def test_a_break_shortened_to_end_right_now_ends_by_its_time() -> None:
     assert BreakEnded(at=25 * MIN, after_level=1, level=2, small_blind=150, big_blind=300,
                       early=False, resumed=True) in events
     assert t.on_break is None and t.level == 2
+
+
+def test_the_deadline_during_a_break_ends_the_night_and_the_break() -> None:
+    from server.tournament import TournamentFinished
+
+    t = started(4, level_minutes=20, deadline=40 * MIN)
+    op(t, 1.0, op="set_break", after_level=1, minutes=30)
+    t.tick(20 * MIN)
+    assert t.on_break is not None
+    events = t.tick(40 * MIN)  # the deadline comes before the break's end
+    assert any(isinstance(e, TournamentFinished) for e in events)
+    assert t.state == "finished" and t.on_break is None and t.break_left(41 * MIN) is None

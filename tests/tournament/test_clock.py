@@ -108,3 +108,28 @@ def test_the_director_switches_from_minutes_to_hands_and_the_level_counts_from_t
     Director(t).change_rules(60 * MIN, reason="back to time", level_minutes=10)
     assert t.tick(69 * MIN) == []
     assert [e.level for e in t.tick(70 * MIN)] == [3]  # type: ignore[union-attr]
+
+
+def test_the_level_clock_at_its_ends() -> None:
+    """The clock alone, at the edges the tournament's tests pass over: a jump or a restart
+    counts the level's hands from zero, nothing is left of a level that ran out, and the
+    last level is never due to move on."""
+    clock = LevelClock()
+    clock.start(0.0)
+    clock.count_hand(hands_per_level=3, tables=1, last=10)
+    clock.count_hand(hands_per_level=3, tables=1, last=10)
+    assert clock.hands_left(3, 1) == 1
+    clock.set_level(4, 10.0)
+    assert (clock.index, clock.hands_in_level, clock.hands_left(3, 2)) == (4, 0, 6)
+    clock.count_hand(hands_per_level=3, tables=1, last=10)
+    clock.restart_level(20.0)
+    assert (clock.hands_in_level, clock.hands_left(3, 1), clock.in_level(20.0)) == (0, 3, 0.0)
+    assert clock.remaining(80.0, 60.0) == 0.0  # ran out 60 s after the restart: nothing left
+    assert clock.remaining(50.0, 60.0) == 30.0
+    assert clock.due(80.0, 60.0, last=10)
+    clock.set_level(10, 100.0)  # the last level
+    assert not clock.due(1000.0, 60.0, last=10)
+    assert clock.advance_by_time(1000.0, 60.0, last=10) == [] and clock.index == 10
+    for _ in range(5):  # more hands than the level has: none left, not fewer than none
+        clock.count_hand(hands_per_level=2, tables=1, last=10)
+    assert clock.hands_left(2, 1) == 0

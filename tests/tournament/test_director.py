@@ -330,6 +330,7 @@ def test_a_move_waiting_for_a_hand_is_not_applied_when_the_table_has_filled_mean
 def test_a_tables_hand_keeps_the_level_and_settings_it_was_dealt_with() -> None:
     t = started(12, seats_per_table=6, schedule=[(100, 200), (200, 400)])
     assert (t.hands_dealt_at(1), t.hand_level(1), t.in_hand(1)) == (0, 1, False)
+    assert t.hands_dealt_at(99) == 0  # no such table: none dealt there
     assert t.hand_settings(1) is t.settings  # before any hand: the tournament's
     hand = t.begin_hand(1, 0.0)
     dealt_with = t.settings

@@ -249,3 +249,57 @@ def test_a_logged_action_is_applied_exactly_or_refused_saying_why() -> None:
     assert [(e.seat, e.action.value, e.to, e.automatic) for e in taken] == [(seat, "raise", 600, True)]
     apply_input(t, "act", 1, {"seat": hand.to_act, "kind": "fold", "amount": None, "automatic": 0})
     assert [e for e in hand.events if isinstance(e, ActionTaken)][-1].automatic is False
+
+
+# Each logged input of the tournament, a payload that applies, and the name its refusal uses.
+WHOLE_INPUTS: list[tuple[str, int | None, dict[str, Any], str]] = [
+    ("register", None, {"player_id": "late", "name": "Late"}, "a registration"),
+    ("start", None, {"now": 0.0}, "the start"),
+    ("tick", None, {"now": 1.0}, "a tick"),
+    ("call_floor", None, {"now": 1.0, "player_id": "p01", "message": "misdeal"}, "a call to the floor"),
+    ("begin_hand", 1, {"now": 1.0, "deck": None}, "a deal"),
+    ("act", 1, {"seat": 0, "kind": "fold", "amount": None, "automatic": False}, "an action"),
+    ("end_hand", 1, {"now": 1.0}, "a hand's end"),
+]
+
+
+@pytest.mark.parametrize(("kind", "table", "payload", "what"), WHOLE_INPUTS, ids=[w[0] for w in WHOLE_INPUTS])
+def test_a_logged_input_missing_a_key_is_refused_naming_the_input_and_the_key(
+    kind: str, table: int | None, payload: dict[str, Any], what: str
+) -> None:
+    t = started(3)
+    for key in payload:
+        short = {k: v for k, v in payload.items() if k != key}
+        before = fingerprint(t)
+        with pytest.raises(TournamentError) as info:
+            apply_input(t, kind, table, short)
+        assert str(info.value) == f"{what} has no {key}"
+        assert fingerprint(t) == before
+    with pytest.raises(TournamentError) as info:
+        apply_input(t, kind, table, [("now", 1.0)])  # type: ignore[arg-type]
+    assert str(info.value) == "a logged input is a mapping, not [('now', 1.0)]"
+
+
+def test_the_logged_start_sets_its_deadline_and_floor_calls_replay_whole() -> None:
+    from poker.cards import seeded_rng
+    from server.tournament import Tournament
+
+    t = Tournament(Settings(), seeded_rng(1))
+    for i in range(1, 4):
+        apply_input(t, "register", None, {"player_id": f"p{i:02d}", "name": f"P{i:02d}"})
+    assert [e.name for e in t.standings()] == ["P01", "P02", "P03"]
+    with pytest.raises(TournamentError):
+        apply_input(t, "start", None, {"now": 0.0, "deadline": "midnight"})
+    assert t.settings.deadline is None and t.state == "registering"
+    apply_input(t, "start", None, {"now": 0.0, "deadline": 7200.0})
+    assert t.settings.deadline == 7200.0 and t.state == "running"
+    (called,) = apply_input(t, "call_floor", None, {"now": 5.0, "player_id": "p02", "message": "misdeal"})
+    loc = t.location("p02")
+    assert loc is not None
+    assert (called.at, called.player_id, called.table_id, called.seat, called.message) == (
+        5.0, "p02", loc.table_id, loc.seat, "misdeal")
+    assert [(c.at, c.player_id, c.message) for c in t.floor.open.values()] == [(5.0, "p02", "misdeal")]
+    with pytest.raises(TournamentError, match="^a begin_hand input needs a table$"):
+        apply_input(t, "begin_hand", None, {"now": 6.0, "deck": None})
+    with pytest.raises(TournamentError, match="^unknown input 'status'$"):
+        apply_input(t, "status", 1, {"now": 6.0})

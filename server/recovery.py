@@ -381,7 +381,7 @@ def void_hand(server: Server, table_id: int, carry: int, why: str) -> int:
     it. Returns the hand's number; the caller marks it voided in the database."""
     table = server.tournament.table(table_id)
     hand = table.hand
-    assert hand is not None, "replay_log voids only a hand in progress"
+    assert hand is not None  # replay_log voids only a hand in progress
     hand_no = hand.hand_no
     table.hand = None
     table.carry = carry

@@ -80,7 +80,11 @@ TARGETS: dict[str, Target] = {
         tests=("tests/server/test_director.py", "tests/server/test_director_details.py", "tests/server/test_floor.py",
                "tests/server/test_late_registration.py", "tests/persistence/test_replay.py",
                "tests/persistence/test_void.py", "tests/persistence/test_set_aside.py",
-               "tests/persistence/test_startup.py", "tests/persistence/test_replay_log.py"),
+               "tests/persistence/test_startup.py", "tests/persistence/test_replay_log.py",
+               # the seeds' reveal, set_break's payload, a break across a restart, the
+               # read-only tools' replay (its ``watch``): a few seconds in all
+               "tests/server/test_fairdeck.py", "tests/server/test_breaks.py",
+               "tests/persistence/test_break_restart.py", "tests/persistence/test_tools.py"),
     ),
 }
 

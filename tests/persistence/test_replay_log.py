@@ -499,3 +499,30 @@ def test_a_database_without_a_config_entry_keeps_the_options_given() -> None:
     assert stored.port == 0  # not a tournament option: the flag given wins
     no_rules = stored_config(config, json.dumps({"seats": 6}))
     assert no_rules.seats == 6 and no_rules.ruleset == config.ruleset
+
+
+def test_a_deal_set_aside_mid_log_passes_over_its_end_but_not_the_next_deals_commitment(played: Played) -> None:
+    """A deal set aside in the middle of the log: its actions and its end are passed over,
+    and the commitment logged for the next deal at that table is still taken in (that deal
+    needs it)."""
+    deals = played.entries("begin_hand")
+    second = deals[1][0]
+    server, found, _ = _replay(played, played.inputs, skip={**_known(played), second: "set aside before"})
+    assert found == []
+    t = server.tournament
+    assert t.hands_dealt == len(deals) - 2  # all but the two deals set aside
+    decks = [d.hand_no for d in server.fair.dealt if d.hand_no is not None]
+    assert decks == list(range(1, t.hands_dealt + 1))
+    check_chips(server)
+
+
+def test_a_deal_the_tournament_refuses_is_set_aside_with_its_actions(played: Played) -> None:
+    """A deal refused on replay (here: logged without its time) is set aside; its hand's
+    actions go with it, unreported (they belong to a hand that is not there)."""
+    last = [e for e in played.entries("begin_hand") if e[0] not in played.dropped_hand][-1]
+    inputs = [(s, k, tid, {x: v for x, v in p.items() if x != "now"}) if s == last[0] else (s, k, tid, p)
+              for s, k, tid, p in played.inputs]
+    server, found, voids = _replay(played, inputs, skip=_known(played))
+    assert [(a.seq, a.what, a.error) for a in found] == [(last[0], "a deal at table 1", "a deal has no now")]
+    assert voids == [] and server.tournament.table(1).hand is None
+    check_chips(server)

@@ -191,7 +191,7 @@ def printable(text: str) -> str:
         return text
     out = []
     for ch in text:
-        if is_invisible(ch) or (not ch.isprintable() and ch != " "):
+        if is_invisible(ch) or not ch.isprintable():  # (" ".isprintable() is True)
             code = ord(ch)
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 
 from protocol import codec, errors
@@ -30,6 +31,8 @@ def test_a_plain_bool_or_str_field_names_the_type_it_wanted() -> None:
     assert (err.path, err.message) == ("error.fatal", "invalid value for type, expected bool, got an integer")
     err = refused(codec.decode_server, server_line(example(m.Hello), protocol=None))
     assert (err.path, err.message) == ("hello.protocol", "invalid value for type, expected str, got null")
+    err = refused(codec.decode_server, server_line(example(m.Hello), protocol=5))
+    assert (err.path, err.message) == ("hello.protocol", "invalid value for type, expected str, got an integer")
     err = refused(codec.decode_server, server_line(example(m.Standings), final="false"))
     assert (err.path, err.message) == ("standings.final", "invalid value for type, expected bool, got a string")
 
@@ -141,3 +144,14 @@ def test_structure_client_takes_a_version_2_message_when_no_version_is_given() -
     assert (err.code, err.path) == (errors.UNKNOWN_TYPE, "type")
     join = m.Join(version=1, name="Al", id=3)
     assert structure_client(codec.unstructure(join), version=2) == join  # its own version counts
+
+
+def test_a_version_refusal_keeps_the_request_id() -> None:
+    seed = attrs.evolve(example(m.ClientSeed), id=5)
+    err = refused(lambda line: codec.decode_client(line, version=1), codec.encode(seed, version=2))
+    assert (err.code, err.id) == (errors.UNKNOWN_TYPE, 5)
+    err = refused(lambda obj: structure_client(obj, version=1), codec.unstructure(seed))
+    assert (err.code, err.id) == (errors.UNKNOWN_TYPE, 5)
+    lobby = example(m.Lobby)
+    err = refused(lambda line: codec.decode_server(line, version=1), codec.encode(lobby, version=2))
+    assert (err.code, err.path, err.id) == (errors.UNKNOWN_FIELD, "lobby.tables[0].hand_no", lobby.id)

@@ -77,6 +77,9 @@ def test_an_unclosed_line_within_the_depth_is_invalid_json_not_too_deep() -> Non
 def test_integers_of_up_to_30_digits_are_read() -> None:
     assert parse_json(b"[" + b"9" * MAX_INT_DIGITS + b"]") == [int("9" * MAX_INT_DIGITS)]
     assert parse_json(b"[-" + b"9" * MAX_INT_DIGITS + b"]") == [-int("9" * MAX_INT_DIGITS)]
+    # with a longer run of digits elsewhere (in a string), each integer literal is counted
+    line = b'["' + b"1" * (MAX_INT_DIGITS + 5) + b'", ' + b"9" * MAX_INT_DIGITS + b"]"
+    assert parse_json(line) == ["1" * (MAX_INT_DIGITS + 5), int("9" * MAX_INT_DIGITS)]
 
 
 def test_a_protocol_error_keeps_its_fields_through_pickle_and_says_them_in_its_repr() -> None:

@@ -228,7 +228,7 @@ class Director:
             deadline = max(deadline, now)
         t = self._t
         t.settings = attrs.evolve(t.settings, deadline=deadline)
-        if t.deadline_passed and (deadline is None or deadline > now):
+        if deadline is None or deadline > now:  # put back (or never passed)
             t.deadline_passed = False
         summary = deadline_summary(now, deadline)
         version = self._new_version(now, summary, reason)

@@ -362,12 +362,7 @@ class Tournament:
             # deal so the other's hand end finds both free (else it could wait for ever).
             if any(table.seat_of(p) is not None for p in op.players):
                 return f"table {table_id} waits for a director's operation on a player in a hand elsewhere"
-        with_chips = 0
-        for p in table.seats.values():
-            if p.stack > 0:
-                with_chips += 1
-                if with_chips == 2:
-                    return None
+        with_chips = sum(1 for p in table.seats.values() if p.stack > 0)
         if with_chips < 2:
             return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"
         return None

@@ -50,7 +50,6 @@ from protocol.compiled import (
     Unstructure,
     field_since,
     least_of,
-    optional_inner,
     since_of,
     text_of,
     tuple_item,
@@ -202,16 +201,7 @@ def _configure(conv: cattrs.Converter, plain: dict[type, Unstructure]) -> None:
     conv.register_structure_hook_factory(lambda t: text_of(t) is not None, _make_text_hook)
     conv.register_structure_hook_factory(lambda t: least_of(t) is not None, _make_least_hook)
 
-    def make_optional(typ: Any) -> Hook:
-        inner = optional_inner(typ)
-        hook = conv.get_structure_hook(inner)
-
-        def structure_optional(value: Any, _: Any) -> Any:
-            return None if value is None else hook(value, inner)
-
-        return structure_optional
-
-    conv.register_structure_hook_factory(lambda t: optional_inner(t) is not None, make_optional)
+    # ``X | None``: cattrs' own union handling (None, else X's hook above) is already strict.
 
     def make_tuple(typ: Any) -> Hook:
         item = tuple_item(typ)

@@ -843,11 +843,7 @@ class Tournament:
     def _rebalance(self) -> Events:
         events: Events = []
         seats = self.settings.seats_per_table
-        if not unsettled(self._counts(), seats):  # after most hands: nothing to do
-            if not self._final_table_announced and len(self.tables) == 1:
-                events += self._announce_final_table()
-            return events
-        while (step := next_step(self._loads(), seats)) is not None:
+        while unsettled(self._counts(), seats) and (step := next_step(self._loads(), seats)) is not None:
             if isinstance(step, BreakTable):
                 events += self._break(step.table_id)
             else:
@@ -856,9 +852,7 @@ class Tournament:
                 at = Location(table_id=step.from_table, seat=seat, waiting=False)
                 player = source.seats[seat].player_id
                 events.append(self._move(player, step.to_table, None, MoveReason.BALANCE, at=at))
-        if not self._final_table_announced and len(self.tables) == 1:
-            events += self._announce_final_table()
-        return events
+        return events + self._announce_final_table()  # (once, when one table is left)
 
     def _break(self, table_id: int) -> Events:
         """Spread a table's players over the others, each to the table with the fewest; the

@@ -319,3 +319,24 @@ def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table()
     play_out(t, 1, h1, shove([]))
     t.end_hand(1, 2.0)
     assert t.begin_hand(1, 3.0).carried_in == 1
+
+
+def test_the_final_table_is_announced_once_with_everyone_at_it() -> None:
+    from server.tournament import FinalTable
+
+    from .helpers import bust, player_at
+
+    t = started(6, seats_per_table=4)  # two tables of three
+    winner, *losers = (player_at(t, 2, s) for s in sorted(t.table(2).seats))
+    _, events = bust(t, 2, winner, losers)  # four left: table 2 breaks into table 1
+    (final,) = [e for e in events if isinstance(e, FinalTable)]
+    assert final.table_id == 1 and t.table_ids() == [1]
+    assert sorted(final.players) == sorted(t.players_in()) and len(final.players) == 4
+    later: list[object] = []
+    for n in range(3):
+        table = t.table(1)
+        if len(table.seats) < 2:
+            break
+        _, events = bust(t, 1, table.seats[sorted(table.seats)[0]].player_id, [], now=float(n + 1))
+        later += events
+    assert not any(isinstance(e, FinalTable) for e in later)

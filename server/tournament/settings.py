@@ -8,6 +8,7 @@ in); the tournament never reads a clock, so the deadline is a value like any oth
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -111,22 +112,30 @@ def _to_breaks(value: Iterable[Iterable[int]]) -> Breaks:
     return tuple(sorted(out.items()))
 
 
-def _whole_in(low: int, high: int) -> Any:
-    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
-        if value is None and attribute.name == "hands_per_level":
-            return
-        if not is_whole(value) or not low <= value <= high:  # type: ignore[operator]
-            raise TournamentError(f"{attribute.name} is a whole number from {low} to {high}, not {value!r}")
+# The range checks are module-level functions bound to their ranges with ``partial``,
+# not closures made by a factory: attrs takes the validators when the class is defined,
+# at import, and a check written inside a factory would run as it was then (mutation
+# testing could not judge it: docs/testing.md).
 
-    return check
+
+def _check_whole(low: int, high: int, _: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is None and attribute.name == "hands_per_level":
+        return
+    if not is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+        raise TournamentError(f"{attribute.name} is a whole number from {low} to {high}, not {value!r}")
+
+
+def _check_seconds(low: float, high: float, unit: str, _: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not is_number(value) or not low <= value <= high:  # type: ignore[operator]
+        raise TournamentError(f"{attribute.name} is from {low:g} to {high:g} {unit}, not {value!r}")
+
+
+def _whole_in(low: int, high: int) -> Any:
+    return functools.partial(_check_whole, low, high)
 
 
 def _seconds_in(low: float, high: float, unit: str = "seconds") -> Any:
-    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
-        if not is_number(value) or not low <= value <= high:  # type: ignore[operator]
-            raise TournamentError(f"{attribute.name} is from {low:g} to {high:g} {unit}, not {value!r}")
-
-    return check
+    return functools.partial(_check_seconds, low, high, unit)
 
 
 def _deadline(_: Any, __: Any, value: object) -> None:

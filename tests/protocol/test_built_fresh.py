@@ -614,6 +614,11 @@ def test_the_generators_handle_lists_no_message_uses_yet() -> None:
         levels=(None, m.Level(index=0, small_blind=1, big_blind=2)),
     )
     assert count[0] == keys_in(good)
+    value = structure(good, [0])
+    back = compiled._Unstructurers(plain=True).get(Lists)(value)
+    assert structure(back, [0]) == value
+    assert back["pairs"] == good["pairs"] and back["levels"] == good["levels"]
+    assert [a["type"] for a in back["acts"]] == ["act", "act"]
     for field, bad in (("pairs", [{"low": 3, "high": 2}]), ("acts", [{"type": "act", "hand_no": 1, "action": "bet"}]),
                        ("levels", ["x"]), ("levels", [{"index": -1, "small_blind": 1, "big_blind": 2}]),
                        ("acts", {"type": "act"}), ("pairs", [[1, 2]])):

@@ -55,6 +55,10 @@ def test_a_message_of_the_other_side_is_named_as_such() -> None:
     err = refused(structure_client, {"type": "welcome"})
     assert err.message == "'welcome' is a message a client receives, not one it sends"
     assert structure_server(codec.unstructure(example(m.Ack))) == example(m.Ack)
+    err = refused(codec.decode_server, b'{"type":"act","hand_no":1,"action":"fold"}')
+    assert err.message == "'act' is a message the server receives, not one it sends"
+    err = refused(codec.decode_client, b'{"type":"welcome"}')
+    assert err.message == "'welcome' is a message a client receives, not one it sends"
 
 
 def test_error_reply_keeps_what_fits_and_cuts_what_does_not() -> None:

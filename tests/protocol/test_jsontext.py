@@ -62,6 +62,8 @@ def test_nesting_is_counted_by_depth_not_by_brackets() -> None:
     assert parse_json(many) == [[]] * (MAX_DEPTH + 8)
     objects = b"[" + b",".join([b"{}"] * (MAX_DEPTH + 8)) + b"]"
     assert parse_json(objects) == [{}] * (MAX_DEPTH + 8)
+    wrapped = b"[" + b",".join([b"[{}]"] * (MAX_DEPTH + 8)) + b"]"  # objects inside arrays
+    assert parse_json(wrapped) == [[{}]] * (MAX_DEPTH + 8)
     deepest = b"[[]," + b"[" * (MAX_DEPTH - 1) + b"]" * (MAX_DEPTH - 1) + b"]"  # 33 brackets, 32 deep
     assert parse_json(deepest)[0] == []
     brackets_in_strings = b'["' + b"[" * 100 + b'"]'

@@ -84,7 +84,8 @@ Timestamp = Annotated[
     Text(
         20,
         35,
-        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$",
+        # [0-9], not \d: Python's \d also takes other scripts' digits ("٢٠٢٥"), the schema's does not
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$",
     ),
 ]
 ServerText = Annotated[str, Text(0, 2000, control_ok=True)]

@@ -159,3 +159,13 @@ def test_a_version_refusal_keeps_the_request_id() -> None:
     lobby = example(m.Lobby)
     err = refused(lambda line: codec.decode_server(line, version=1), codec.encode(lobby, version=2))
     assert (err.code, err.path, err.id) == (errors.UNKNOWN_FIELD, "lobby.tables[0].hand_no", lobby.id)
+
+
+def test_a_timestamp_takes_ascii_digits_only_like_the_schema() -> None:
+    """Python's ``\\d`` also matches other scripts' digits; the schema's pattern (and every
+    other reader of the protocol) does not, so the decoder refuses them too."""
+    from protocol.fields import Text, Timestamp
+
+    (text,) = [m for m in Timestamp.__metadata__ if isinstance(m, Text)]
+    assert text.problem("2026-12-01T20:00:00Z") is None
+    assert text.problem("\u0662\u0660\u0662\u0666-12-01T20:00:00Z") is not None  # Arabic-Indic digits

@@ -156,3 +156,33 @@ def test_a_table_waits_for_an_operation_on_its_player_held_by_a_hand_elsewhere()
     play_out(t, 1, hand, shove([]))
     t.end_hand(1, 4.0)
     assert t.why_not_deal(2, 5.0) is None
+
+
+def test_chips_in_play_count_every_table_whatever_its_hand_is_doing() -> None:
+    t = started(6, seats_per_table=4)  # two tables of three: 60,000 chips
+    assert t.chips_in_play() == 60_000
+    h1 = t.begin_hand(1, 1.0)
+    h2 = t.begin_hand(2, 1.0)
+    assert t.chips_in_play() == 60_000  # both in progress
+    play_out(t, 2, h2, shove([]))
+    assert h2.is_over and t.in_hand(2)
+    assert t.chips_in_play() == 60_000  # one in progress, one over but not ended
+    play_out(t, 1, h1, shove([]))
+    t.end_hand(1, 2.0)
+    assert t.chips_in_play() == 60_000  # one ended, the other over but not ended
+    t.end_hand(2, 2.0)
+    assert t.chips_in_play() == 60_000
+
+
+def test_a_table_that_does_not_exist_is_named_with_the_tables_that_do() -> None:
+    from poker.cards import seeded_rng
+    from server.tournament import Settings, Tournament
+
+    t = Tournament(Settings(), seeded_rng(1))
+    with pytest.raises(TournamentError) as info:
+        t.table(3)
+    assert str(info.value) == "there is no table 3 (tables: none)"
+    t = started(6, seats_per_table=4)
+    with pytest.raises(TournamentError) as info:
+        t.table(3)
+    assert str(info.value) == "there is no table 3 (tables: 1, 2)"

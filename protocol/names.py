@@ -166,11 +166,15 @@ def key_text(name: str) -> str:
 
 
 def _words(text: str) -> list[str]:
+    """The words of ``text`` as the reserved-word rule compares them: a combining mark stays
+    within its word but is left out, so "ho\u0332st" (an underlined "host") is "host"."""
     words: list[str] = []
     current: list[str] = []
     for ch in text:
-        if ch.isalnum() or unicodedata.category(ch)[0] == "M":
+        if ch.isalnum():
             current.append(ch)
+        elif unicodedata.category(ch)[0] == "M":
+            continue
         elif current:
             words.append("".join(current))
             current = []

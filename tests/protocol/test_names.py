@@ -111,3 +111,14 @@ def test_printable_escapes_what_draws_nothing_even_when_python_calls_it_printabl
     assert printable("a\u00a0b c") == "a\\u00a0b c"  # a no-break space is shown, a space is not
     assert printable("\uffff") == "\\uffff"  # the last four-digit code
     assert printable("\U00010000\u200b") == "\U00010000\\u200b"
+
+
+def test_a_reserved_word_with_a_combining_mark_is_still_that_word() -> None:
+    """An underlined house word reads as the word itself; the mark does not split
+    the word either ("ho\u0332st" is not "ho" and "st")."""
+    from protocol.names import NameRefused, normalize
+
+    for raw in ("ho\u0332st", "Flo\u0332or", "dire\u0331ctor 7"):
+        with pytest.raises(NameRefused, match="it is kept for the house"):
+            normalize(raw)
+    assert normalize("Ana\u0332") == "Ana\u0332"  # a mark in an ordinary name is kept

@@ -133,3 +133,16 @@ def test_the_level_clock_at_its_ends() -> None:
     for _ in range(5):  # more hands than the level has: none left, not fewer than none
         clock.count_hand(hands_per_level=2, tables=1, last=10)
     assert clock.hands_left(2, 1) == 0
+
+
+def test_level_info_names_this_level_and_the_next_and_what_is_left_of_it() -> None:
+    from server.tournament import Director
+
+    t = started(3, level_minutes=20)
+    info = t.level_info(5 * 60.0)
+    assert (info.level, info.small_blind, info.big_blind, info.next_small_blind, info.next_big_blind) == (
+        1, 100, 200, 150, 300)
+    assert (info.running, info.seconds_left, info.hands_left) == (True, 15 * 60.0, None)
+    Director(t).change_rules(6 * 60.0, reason="by hands", hands_per_level=4)
+    info = t.level_info(7 * 60.0)
+    assert (info.seconds_left, info.hands_left) == (None, 4)

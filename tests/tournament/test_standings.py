@@ -196,3 +196,27 @@ def test_the_runner_up_place_shared_names_no_runner_up_and_everyone_tied_names_n
     assert (done.winner, done.runner_up) == (None, None)  # all four share first
     done = _deadline_with_stacks({"p01": 500, "p02": 200})
     assert (done.winner, done.runner_up) == ("p01", "p02")
+
+
+def test_an_elimination_says_where_and_in_which_hand_and_a_removal_says_where() -> None:
+    from server.tournament import Director, PlayerEliminated
+
+    from .helpers import bust, player_at, started
+
+    t = started(6, seats_per_table=4)  # two tables of three
+    winner, loser = (player_at(t, 2, s) for s in sorted(t.table(2).seats)[:2])
+    hand, events = bust(t, 2, winner, [loser])
+    (out,) = [e for e in events if isinstance(e, PlayerEliminated)]
+    assert (out.player_id, out.place, out.shared, out.table_id, out.hand_no, out.starting_stack,
+            out.removed, out.players_left) == (loser, 6, False, 2, hand.hand_no, 10_000, False, 5)
+    (standing,) = [s for s in t.standings() if s.player_id == loser]
+    assert (standing.place, standing.chips, standing.eliminated, standing.removed, standing.hand_no) == (
+        6, 0, True, False, hand.hand_no)
+    cheat = player_at(t, 1, sorted(t.table(1).seats)[0])
+    stack = t.stack_of(cheat)
+    events = Director(t).remove_player(5.0, cheat, reason="collusion")
+    (out,) = [e for e in events if isinstance(e, PlayerEliminated)]
+    assert (out.player_id, out.place, out.shared, out.table_id, out.hand_no, out.starting_stack,
+            out.removed, out.players_left) == (cheat, 5, False, 1, None, stack, True, 4)
+    (standing,) = [s for s in t.standings() if s.player_id == cheat]
+    assert (standing.place, standing.removed, standing.hand_no) == (5, True, None)

@@ -146,3 +146,39 @@ def test_level_info_names_this_level_and_the_next_and_what_is_left_of_it() -> No
     Director(t).change_rules(6 * 60.0, reason="by hands", hands_per_level=4)
     info = t.level_info(7 * 60.0)
     assert (info.seconds_left, info.hands_left) == (None, 4)
+
+
+def test_a_pause_says_what_is_left_of_the_level_by_time_and_nothing_by_hands() -> None:
+    from server.tournament import ClockPaused, Director
+
+    t = started(3, level_minutes=20)
+    (_, paused) = Director(t).pause(5 * 60.0, reason="x")
+    assert paused == ClockPaused(at=5 * 60.0, level=1, remaining=15 * 60.0)
+    t = started(3, hands_per_level=4)
+    (_, paused) = Director(t).pause(5 * 60.0, reason="x")
+    assert paused == ClockPaused(at=5 * 60.0, level=1, remaining=None)
+
+
+def test_the_deadline_is_reached_at_its_very_second() -> None:
+    t = started(3, deadline=600.0)
+    assert t.tick(599.0) == [] and t.state == "running"
+    t.tick(600.0)
+    assert t.state == "finished"
+
+
+def test_voiding_needs_a_hand_in_progress() -> None:
+    import pytest
+
+    from server.tournament import TournamentError
+
+    t = started(3)
+    with pytest.raises(TournamentError) as info:
+        t.void_hand(1, 1.0)
+    assert str(info.value) == "table 1 has no hand in progress to void"
+    hand = t.begin_hand(1, 1.0)
+    play_out_hand = shove([])
+    while not hand.is_over:
+        act_once(t, 1, hand, play_out_hand)
+    with pytest.raises(TournamentError) as info:
+        t.void_hand(1, 2.0)
+    assert str(info.value) == "table 1 has no hand in progress to void"

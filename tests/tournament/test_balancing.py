@@ -274,6 +274,9 @@ def test_a_table_broken_by_a_bust_sends_its_carry_with_its_first_moved_player() 
     # table 2 (not the lowest-numbered, table 1), and the chip with them.
     t = started(13, seats_per_table=4, schedule=[(5, 10)])
     assert [len(t.table(i).seats) for i in (1, 2, 3, 4)] == [4, 3, 3, 3]
+    # Table 2 carries 2 chips of its own already (taken from a stack: none are made).
+    t.table(2).seats[min(t.table(2).seats)].stack -= 2
+    t.table(2).carry += 2
     x, y, z = (player_at(t, 4, s) for s in sorted(t.table(4).seats))
     Director(t).correct_chips(0.0, z, -(10_000 - 3), reason="test: a short stack")
     deck = stacked_deck(t, 4, {x: "Th3c", y: "Tc4h", z: "7c8c"}, "Ah Kd Qc Js 2d")
@@ -283,10 +286,11 @@ def test_a_table_broken_by_a_bust_sends_its_carry_with_its_first_moved_player() 
     moved = [e for e in events if isinstance(e, PlayerMoved)]
     assert sorted(e.player_id for e in moved) == sorted([x, y])
     assert (broken.table_id, broken.carry, broken.carry_to, moved[0].to_table) == (4, 1, 2, 2)
-    assert t.table(2).carry == 1 and t.table(1).carry == 0 and 4 not in t.table_ids()
+    assert t.table(2).carry == 3 and t.table(1).carry == 0 and 4 not in t.table_ids()
+    assert t.broken_tables == [4]
     check_chips(t)
     check_seating(t)
-    assert t.begin_hand(2, 2.0).carried_in == 1
+    assert t.begin_hand(2, 2.0).carried_in == 3
 
 
 def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table() -> None:
@@ -329,6 +333,8 @@ def test_the_final_table_is_announced_once_with_everyone_at_it() -> None:
     t = started(6, seats_per_table=4)  # two tables of three
     winner, *losers = (player_at(t, 2, s) for s in sorted(t.table(2).seats))
     _, events = bust(t, 2, winner, losers)  # four left: table 2 breaks into table 1
+    (broken,) = [e for e in events if isinstance(e, TableBroken)]
+    assert (broken.table_id, broken.carry, broken.carry_to) == (2, 0, None)  # no carry: nowhere to go
     (final,) = [e for e in events if isinstance(e, FinalTable)]
     assert final.table_id == 1 and t.table_ids() == [1]
     assert sorted(final.players) == sorted(t.players_in()) and len(final.players) == 4

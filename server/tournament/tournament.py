@@ -26,7 +26,7 @@ director adjustment account, and always equals ``chips_issued``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -660,15 +660,6 @@ class Tournament:
             for a in arrivals:
                 stacks[a.player_id] = a.stack
         return stacks
-
-    def _all_seated(self) -> Iterator[tuple[str, int, int, bool]]:
-        """``(player_id, table_id, seat, waiting)`` for everyone at or on the way to a table."""
-        for tid, table in self.tables.items():
-            for seat, p in table.seats.items():
-                yield p.player_id, tid, seat, False
-        for tid, arrivals in self._incoming.items():
-            for a in arrivals:
-                yield a.player_id, tid, a.seat, True
 
     def _busy_player(self, player_id: str) -> bool:
         """Whether the player sits at a table in a hand (their chips are in play there)."""

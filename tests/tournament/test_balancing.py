@@ -346,3 +346,19 @@ def test_the_final_table_is_announced_once_with_everyone_at_it() -> None:
         _, events = bust(t, 1, table.seats[sorted(table.seats)[0]].player_id, [], now=float(n + 1))
         later += events
     assert not any(isinstance(e, FinalTable) for e in later)
+
+
+def test_the_final_table_counts_the_players_on_their_way_to_it() -> None:
+    from server.tournament import FinalTable
+
+    from .helpers import bust, player_at
+
+    t = started(6, seats_per_table=4)  # two tables of three
+    t.begin_hand(1, 1.0)  # table 1 is in a hand when table 2 breaks
+    winner, *losers = (player_at(t, 2, s) for s in sorted(t.table(2).seats))
+    _, events = bust(t, 2, winner, losers, now=2.0)
+    (final,) = [e for e in events if isinstance(e, FinalTable)]
+    assert winner in final.players and len(final.players) == 4
+    loc = t.location(winner)
+    assert loc is not None and (loc.table_id, loc.waiting) == (1, True)
+    assert sorted(final.players) == sorted(t.players_in())

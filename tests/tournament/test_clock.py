@@ -182,3 +182,10 @@ def test_voiding_needs_a_hand_in_progress() -> None:
     with pytest.raises(TournamentError) as info:
         t.void_hand(1, 2.0)
     assert str(info.value) == "table 1 has no hand in progress to void"
+
+
+def test_levels_by_hands_move_one_at_a_time_and_stop_at_the_last() -> None:
+    clock = LevelClock()
+    clock.start(0.0)
+    moved = [clock.count_hand(hands_per_level=1, tables=1, last=3) for _ in range(5)]
+    assert moved == [[1], [2], [3], [], []] and clock.index == 3

@@ -169,3 +169,40 @@ def test_a_timestamp_takes_ascii_digits_only_like_the_schema() -> None:
     (text,) = [m for m in Timestamp.__metadata__ if isinstance(m, Text)]
     assert text.problem("2026-12-01T20:00:00Z") is None
     assert text.problem("\u0662\u0660\u0662\u0666-12-01T20:00:00Z") is not None  # Arabic-Indic digits
+
+
+def test_the_encoder_refuses_in_words_what_it_cannot_send() -> None:
+    act = example(m.Act)
+    with pytest.raises(TypeError) as type_info:
+        codec.encode("x")  # type: ignore[arg-type]
+    assert str(type_info.value) == "'x' is not a protocol message"
+    with pytest.raises(ProtocolError) as info:
+        codec.encode(act, 9)
+    assert (info.value.code, info.value.message) == (errors.INTERNAL, "protocol version 9 is not supported")
+    v2 = next(cl for cl in codec.SERVER_TYPES.values() if codec.since_of(cl) == 2)
+    with pytest.raises(ProtocolError) as info:
+        codec.encode(example(v2), 1)
+    assert (info.value.code, info.value.message) == (
+        errors.INTERNAL,
+        f"{codec.tag_of(v2)!r} is a version 2 message; it cannot be sent on a version 1 connection")
+
+
+def test_the_json_reader_refuses_in_words() -> None:
+    from protocol.jsontext import parse_json
+
+    def bad(line: bytes) -> ProtocolError:
+        with pytest.raises(ProtocolError) as info:
+            parse_json(line)
+        return info.value
+
+    err = bad(b"\xef\xbb\xbf{}")
+    assert (err.code, err.message) == (errors.BAD_JSON,
+                                       "line starts with a byte order mark (EF BB BF); send UTF-8 without it")
+    assert parse_json("{\"t\":\"\u00e9\"}".encode()) == {"t": "\u00e9"}
+
+
+def test_a_message_holding_what_json_cannot_write_is_refused_naming_its_class() -> None:
+    broken = attrs.evolve(example(m.Act), amount=object())  # no validator runs on evolve's value
+    with pytest.raises(ProtocolError) as info:
+        codec.encode(broken, 2)
+    assert info.value.code == errors.INTERNAL and info.value.message.startswith("cannot encode Act: ")

@@ -67,12 +67,14 @@ TARGETS: dict[str, Target] = {
     ),
     # simulate.py is the simulator's command line and report (help texts, formatting),
     # run end to end by tests/tournament/test_simulate.py: not the tournament's rules.
-    # settings.py's validator factories run when ``Settings`` is defined (the checks they
-    # bind run at each call, and are judged as usual).
+    # settings.py's validator factories run when ``Settings`` is defined, and the checks
+    # they bind with ``partial`` at that moment are not seen switched in mutmut's forked
+    # children either (each such mutant survives there and dies in a fresh process): all
+    # four are judged in fresh processes.
     "tournament": Target(paths=("server/tournament",), tests=("tests/tournament",),
                          skip=("server/tournament/simulate.py",),
-                         import_time=("server.tournament.settings.x__whole_in__*",
-                                      "server.tournament.settings.x__seconds_in__*")),
+                         import_time=tuple(f"server.tournament.settings.x__{f}__*" for f in (
+                             "whole_in", "seconds_in", "check_whole", "check_seconds"))),
     # At import, codec.py configures its cattrs converter (the hooks it makes) and
     # compiled.py generates the fast decoders and encoders; tests/protocol/test_built_fresh.py
     # builds them again inside a test, so mutmut judges those mutants like any other.

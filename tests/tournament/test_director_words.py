@@ -85,3 +85,50 @@ def test_the_deadline_in_words() -> None:
     assert deadline_summary(100.0, 100.0 + 17 * 60) == "The deadline is now in 17 min"
     assert deadline_summary(100.0, 100.0 + 2 * 3600) == "The deadline is now in 2 h"
     assert deadline_summary(100.0, 100.0 + 2 * 3600 + 5 * 60) == "The deadline is now in 2 h 05 min"
+
+
+def test_the_directors_common_refusals_word_for_word() -> None:
+    from server.tournament.director import MAX_REASON
+
+    t = started(3)
+    d = Director(t)
+    assert refused(d.pause, 1.0, reason=" ") == "every director action needs a reason (it goes in the audit log)"
+    d.announce(1.0, "hi", reason="r" * MAX_REASON)  # the longest reason
+    assert refused(d.announce, 1.0, "hi", reason="r" * (MAX_REASON + 1)) == (
+        f"a reason is at most {MAX_REASON} characters, not {MAX_REASON + 1}")
+    assert refused(d.void_hand, 1.0, "1", reason="x") == "a table is a number, not '1'"
+    assert refused(d.change_rules, 1.0, reason="x", level_minutes=10, hands_per_level=5) == (
+        "levels run by minutes or by hands, not both: give one")
+    assert refused(d.change_rules, 1.0, reason="x") == "no rule to change was given"
+    assert refused(d.correct_chips, 1.0, "p01", -10_000, reason="x") == (
+        "P01 (player p01) has 10000 chips: a change of -10000 would leave none; remove the player instead")
+    d.correct_chips(1.0, "p01", -9_999, reason="down to one chip")  # one chip left is allowed
+    assert refused(t.end_hand, 1, 2.0) == "table 1 has no hand to end"
+    hand = t.begin_hand(1, 2.0)
+    assert refused(t.end_hand, 1, 2.0) == f"hand #{hand.hand_no} at table 1 is still being played"
+
+
+def test_the_start_the_schedule_and_the_end_in_the_directors_words() -> None:
+    from poker.cards import seeded_rng
+    from server.tournament import RulesChanged, Settings, Tournament
+
+    t = Tournament(Settings(), seeded_rng(1))
+    for i in range(1, 4):
+        t.register(f"p{i:02d}", f"P{i:02d}")
+    (record, *_) = Director(t).start(1.0, reason="seven o'clock")
+    assert (record.action, record.summary) == ("start", "The tournament starts")
+    events = Director(t).change_schedule(2.0, [(100, 200), (300, 600)], reason="faster")
+    assert events[0].summary == "Rules v2: new blind schedule from the next hand: 100/200, 300/600"
+    assert RulesChanged(changes=(("schedule", "100/200, 300/600"),), version=2) in events
+    Director(t).remove_player(3.0, "p01", reason="gone home")
+    Director(t).remove_player(3.0, "p02", reason="gone home")
+    assert t.state == "finished"
+    assert refused(Director(t).set_level, 4.0, 1, reason="x") == "the tournament is over"
+    assert refused(Director(t).pause, 4.0, reason="x") == "the tournament is not running (finished)"
+
+
+def test_an_operation_on_a_player_who_is_out_names_them_and_their_place() -> None:
+    t = started(4)
+    Director(t).remove_player(1.0, "p01", reason="gone home")
+    assert refused(Director(t).correct_chips, 2.0, "p01", 5, reason="x") == (
+        "P01 (player p01) is out of the tournament (place 4)")

@@ -27,6 +27,8 @@ import trio
 
 import protocol.messages as m
 from server.app import Server
+from server.config import ServerConfig
+from server.recovery import open_server
 from server.reports import load_server, open_readonly
 from server.snapshots import snapshot_for
 from tests.server.rawclient import RawClient
@@ -363,3 +365,24 @@ def check_against_db(db: Path, bots: list[Bot], hands: dict[int, dict[str, Any]]
                 assert dealt == [list(snap.your_cards)], (bot.name, snap)
     return counts
 
+
+async def play_in_process(config: ServerConfig, bots: list[Bot], until: Callable[[Server], bool]) -> None:
+    """Run a server in this process on ``config`` with in-process ``bots`` (the ``Bot``s
+    above, given a fake process handle) until ``until(server)``, then stop it as abruptly as
+    a crash (its commits are done) and close its store. The tests that build a log with
+    hands in it to restart on use this."""
+    server = open_server(config)
+    fake: Any = bots[0].server
+    fake.up = trio.Event()
+    async with trio.open_nursery() as nursery:
+        fake.port = await nursery.start(server.run)
+        fake.generation += 1
+        fake.up.set()
+        for bot in bots:
+            nursery.start_soon(bot.run)
+        with trio.fail_after(60):
+            while not until(server):
+                await trio.sleep(0)
+        nursery.cancel_scope.cancel()
+    assert server.store is not None
+    server.store.close()

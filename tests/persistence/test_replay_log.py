@@ -36,7 +36,7 @@ from server.recovery import (
     stored_config,
 )
 from server.store import parse_payload
-from tests.persistence.harness import Bot, check_chips
+from tests.persistence.harness import Bot, check_chips, play_in_process
 
 Entry = tuple[int, str, "int | None", dict[str, Any]]
 WALL = "2024-05-04T21:30:00+02:00"
@@ -47,24 +47,6 @@ def _config(db: Path | None) -> ServerConfig:
         db=db, port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3, hand_pause=0.0,
         starting_stack=100_000, schedule=((10, 20),), hands_per_level=1000, action_clock=5, time_bank=1,
     )
-
-
-async def _play(config: ServerConfig, bots: list[Bot], until: Callable[[Server], bool]) -> None:
-    server = open_server(config)
-    fake: Any = bots[0].server
-    fake.up = trio.Event()
-    async with trio.open_nursery() as nursery:
-        fake.port = await nursery.start(server.run)
-        fake.generation += 1
-        fake.up.set()
-        for bot in bots:
-            nursery.start_soon(bot.run)
-        with trio.fail_after(60):
-            while not until(server):
-                await trio.sleep(0)
-        nursery.cancel_scope.cancel()  # as abrupt as a crash for the database: commits are done
-    assert server.store is not None
-    server.store.close()
 
 
 def _mid_hand(hands: int) -> Callable[[Server], bool]:
@@ -109,7 +91,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     config = _config(db)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
     bots = [Bot(f"p{i}", fake, seed=i, think=0, shove=0, raise_cap=2) for i in range(3)]  # type: ignore[arg-type]
-    trio.run(_play, config, bots, _mid_hand(4))
+    trio.run(play_in_process, config, bots, _mid_hand(4))
     first = _rows(db)
     deal = max(seq for seq, kind, _, _ in first if kind == "begin_hand")
     abandoned = [seq for seq, kind, _, _ in first if seq >= deal]
@@ -122,7 +104,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     conn.commit()
     conn.close()
     dealt = len([e for e in first if e[1] == "begin_hand"])
-    trio.run(_play, config, bots, _mid_hand(dealt + 2))  # the abandoned hand's number is dealt again
+    trio.run(play_in_process, config, bots, _mid_hand(dealt + 2))  # the abandoned hand's number is dealt again
     conn = sqlite3.connect(db)
     seed = int(conn.execute("SELECT value FROM meta WHERE key='seed'").fetchone()[0])
     tokens = {str(p): str(h) for p, h in conn.execute("SELECT player_id, token_hash FROM players")}

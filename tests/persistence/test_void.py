@@ -14,7 +14,7 @@ import trio
 import protocol.messages as m
 from server.config import ServerConfig
 from server.recovery import open_server
-from tests.persistence.harness import Bot, check_chips
+from tests.persistence.harness import Bot, check_chips, play_in_process
 
 
 def _config(db):
@@ -22,24 +22,6 @@ def _config(db):
         db=db, port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3, hand_pause=0.0,
         starting_stack=100_000, schedule=((10, 20),), hands_per_level=1000, action_clock=5, time_bank=1,
     )
-
-
-async def _play(config, bots, until) -> None:
-    server = open_server(config)
-    fake = bots[0].server
-    fake.up = trio.Event()
-    async with trio.open_nursery() as nursery:
-        fake.port = await nursery.start(server.run)
-        fake.generation += 1
-        fake.up.set()
-        for bot in bots:
-            nursery.start_soon(bot.run)
-        with trio.fail_after(60):
-            while not until(server):
-                await trio.sleep(0)
-        nursery.cancel_scope.cancel()  # as abrupt as a crash for the database: commits are done
-    assert server.store is not None
-    server.store.close()
 
 
 def _in_a_hand_with_actions(server) -> bool:
@@ -54,7 +36,7 @@ async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(t
     config = _config(db)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
     bots = [Bot(f"p{i}", fake, seed=i, think=0, shove=0, raise_cap=2) for i in range(3)]  # type: ignore[arg-type]
-    await _play(config, bots, _in_a_hand_with_actions)
+    await play_in_process(config, bots, _in_a_hand_with_actions)
 
     # Damage the hand in progress: its last action becomes one the engine refuses.
     conn = sqlite3.connect(db)
@@ -87,7 +69,7 @@ async def test_a_hand_that_cannot_be_resumed_is_voided_with_every_bet_returned(t
         conn.close()
 
     # Play goes on: the next hand has the next number, and the players hear why.
-    await _play(config, bots, lambda s: s.tournament.hands_dealt >= hand_no + 2)
+    await play_in_process(config, bots, lambda s: s.tournament.hands_dealt >= hand_no + 2)
     conn = sqlite3.connect(db)
     statuses = dict(conn.execute("SELECT hand_no, status FROM hands"))
     conn.close()
@@ -104,7 +86,7 @@ async def test_a_damaged_entry_outside_a_hand_is_set_aside_and_the_tournament_go
     config = _config(db)
     fake = SimpleNamespace(up=trio.Event(), port=None, generation=0)
     bots = [Bot(f"p{i}", fake, seed=i, think=0, shove=0, raise_cap=2) for i in range(3)]  # type: ignore[arg-type]
-    await _play(config, bots, lambda s: s.tournament.hands_dealt >= 2)
+    await play_in_process(config, bots, lambda s: s.tournament.hands_dealt >= 2)
     conn = sqlite3.connect(db)
     seq = conn.execute("SELECT min(seq) FROM inputs WHERE kind='register'").fetchone()[0]
     conn.execute("UPDATE inputs SET payload='{\"player_id\":' WHERE seq=?", (seq,))

@@ -12,10 +12,14 @@ is silent; ``deal_plan``):
   heads-up). Three players, the button busts: without this the last big blind would post
   it again.
 - A player who arrives at a table that has dealt (moved to balance, from a broken table,
-  or by the director) is dealt in at once unless that would put them on the button or in
-  the small blind of their first hand there (skipping the big blind): then they wait, seated,
-  until dealing them in no longer does, that is until the button has passed them. Unless
-  fewer than two players would be dealt in without them.
+  by the director, or a late entrant) is dealt in anywhere but on the button or in the
+  small blind of their first hand there (TDA: never between the small blind and the
+  button, so nobody skips the big blind): there they wait, seated, until the button has
+  passed them. Unless fewer than two players would be dealt in without them.
+- Heads-up the button does not move round the table (it alternates between the two), so it
+  would never pass an arrival: with two players playing, the button is put on the one of
+  them that makes the arrival the big blind of the next hand, and the arrival is dealt in
+  at once. Every arrival is thus dealt in within (players at the table + 1) hands.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from .hand import Hand
 class SeatedPlayer:
     player_id: str
     stack: int
-    waiting: bool = False  # arrived, not dealt in until the button has passed them
+    waiting: bool = False  # arrived, not dealt in until they would not skip the big blind
 
 
 class TableError(Exception):
@@ -111,10 +115,7 @@ class Table:
                 last = self.seat_of(self.last_big_blind)
                 if last is not None and last in dealt:  # going (or staying) heads-up: no big blind twice in a row
                     button = last
-        i = dealt.index(button)
-        if len(dealt) == 2:
-            return button, button, dealt[1 - i]
-        return button, dealt[(i + 1) % len(dealt)], dealt[(i + 2) % len(dealt)]
+        return _around(dealt, button)
 
     def deal_plan(self, extra: int | None = None) -> tuple[list[int], int, int, int]:
         """Who the next hand is dealt to, and its button, small and big blind seats (the
@@ -143,6 +144,11 @@ class Table:
             skipping = [s for s in (button, small) if s in arriving]
             if not skipping:
                 return dealt, button, small, big
+            if len(seated) == 2:  # heads-up: put the button where the arrivals skip nothing
+                for b in seated:
+                    button, small, big = _around(dealt, b)
+                    if button not in arriving and small not in arriving:
+                        return dealt, button, small, big
             dealt.remove(skipping[0])
 
     def would_wait(self, seat: int) -> bool:
@@ -233,3 +239,12 @@ class Table:
                 + self.hand.result.carried_out + self.carry
             )
         return sum(p.stack for p in self.seats.values()) + self.carry
+
+
+def _around(dealt: Sequence[int], button: int) -> tuple[int, int, int]:
+    """(button, small blind, big blind) with the button on ``button`` (heads-up the button
+    posts the small blind)."""
+    i = dealt.index(button)
+    if len(dealt) == 2:
+        return button, button, dealt[1 - i]
+    return button, dealt[(i + 1) % len(dealt)], dealt[(i + 2) % len(dealt)]

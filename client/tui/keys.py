@@ -177,7 +177,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         label, amount = sizes[index]
         ui.open_input(InputMode.RAISE, str(amount), prefilled=True)
         ui.quick_label = label
-        notice(f"{label} {chips(amount)} · Enter sends · Tab: min, half pot, pot, all in · Esc")
+        notice(f"{label} {chips(amount)} · Enter sends · Tab: min, half pot, pot, all in · Esc cancels")
         focus_input(actions)
 
     @kb.add("r", filter=my_turn)

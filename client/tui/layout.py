@@ -1,9 +1,10 @@
 """The Application's layout: one control drawing the screen from the model, and a bottom line.
 
 ``ScreenControl`` asks ``render.render_screen`` for exactly the size prompt_toolkit gives
-it, so a resized terminal is simply drawn again at its new size. The bottom line is the
-text box while one is open (raise amount, chat, director command), else the status line
-(a notice, a confirmation to answer, or the key hints).
+it, so a resized terminal is simply drawn again at its new size. Under it are the lines a
+message needs (``MessageControl``: a notice, a confirmation to answer, the key hints,
+wrapped, never cut at the edge) and, while one is open, the text box (raise amount, chat,
+director command) on a line of its own, so what is typed always has the width.
 """
 
 from __future__ import annotations
@@ -24,11 +25,68 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, 
 from prompt_toolkit.layout.dimension import Dimension
 
 from client.model import ClientModel
-from client.tui.render import render_screen
+from client.tui.canvas import Lines
+from client.tui.render import MIN_HEIGHT, render_screen
 from client.tui.state import UiState
 from client.tui.status_line import input_prompt, render_status, typing_notice
 
 Clock = Callable[[], float]
+
+MAX_MESSAGE_LINES = 6
+"""The most lines a message under the screen takes (more is shortened, its keys kept)."""
+
+
+def message_room(total_height: int) -> int:
+    """How many lines a message may take in a terminal ``total_height`` rows high: what
+    the table can spare above its minimum, at least two, at most ``MAX_MESSAGE_LINES``."""
+    return max(2, min(MAX_MESSAGE_LINES, total_height - MIN_HEIGHT))
+
+
+def message_lines(model: ClientModel, ui: UiState, width: int, total_height: int, now: float) -> Lines:
+    """The lines under the screen: while typing, the notice above the text box (maybe
+    none), else the status (at least one line)."""
+    room = message_room(total_height)
+    if ui.input_mode is not None:
+        return typing_notice(ui, width, now, room - 1)
+    return render_status(model, ui, width, now, room)
+
+
+def render_terminal(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
+    """The whole terminal as the layout draws it (the text box's line shows its prompt
+    only): for tests and for anyone checking what fits."""
+    under = message_lines(model, ui, width, height, now)
+    box: Lines = [[("class:prompt bold", input_prompt(ui, model) + ui.buffer.text)]] if ui.input_mode else []
+    screen = render_screen(model, ui, width, max(0, height - len(under) - len(box)), now)
+    return [*screen, *under, *box]
+
+
+class MessageControl(UIControl):
+    """The message lines under the screen, as many as the message needs at this width."""
+
+    def __init__(self, model: ClientModel, ui: UiState, clock: Clock) -> None:
+        self.model = model
+        self.ui = ui
+        self.clock = clock
+
+    def _lines(self, width: int, available: int) -> Lines:
+        from prompt_toolkit.application.current import get_app_or_none
+
+        app = get_app_or_none()
+        total = app.output.get_size().rows if app is not None else available
+        return message_lines(self.model, self.ui, width, total, self.clock())
+
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object
+    ) -> int:
+        return len(self._lines(width, max_available_height))
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self._lines(width, height)
+
+        def get_line(i: int) -> StyleAndTextTuples:
+            return lines[i] if 0 <= i < len(lines) else []
+
+        return UIContent(get_line=get_line, line_count=len(lines), show_cursor=False)
 
 
 class ScreenControl(UIControl):
@@ -61,22 +119,14 @@ def create_layout(model: ClientModel, ui: UiState, clock: Clock) -> Layout:
     )
     box = Window(BufferControl(buffer=ui.buffer), height=1, style="class:input",
                  width=Dimension(min=10, weight=1))
-    # While typing, a notice (an amount refused, a command not understood) shows to the right.
-    beside = Window(
-        FormattedTextControl(lambda: typing_notice(ui, clock())),
-        height=1,
-        dont_extend_width=True,
-    )
-    status = Window(
-        FormattedTextControl(lambda: render_status(model, ui, 10_000, clock())),
-        height=1,
-        style="class:status",
-    )
+    # The message (while typing: what was wrong with what was typed) sits above the box,
+    # wrapped onto its own lines, so the box keeps the whole width for the text.
+    message = Window(MessageControl(model, ui, clock), style="class:status", dont_extend_height=True)
     root = HSplit(
         [
             screen,
-            ConditionalContainer(VSplit([prompt, box, beside]), filter=typing),
-            ConditionalContainer(status, filter=~typing),
+            message,
+            ConditionalContainer(VSplit([prompt, box]), filter=typing),
         ]
     )
     return Layout(root, focused_element=screen)

@@ -29,10 +29,10 @@ from client.tui.bottom import hand_name
 from client.tui.canvas import plain
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.keys import create_key_bindings, parse_raise, quick_sizes
+from client.tui.layout import render_terminal
 from client.tui.render import render_screen
 from client.tui.side_panel import chat_lines, render_side_panel
 from client.tui.state import InputMode, Overlay, Panel, Tone, UiState
-from client.tui.status_line import render_status
 from protocol import messages as m
 from tests.client import scenes
 from tests.client.scenes import NOW
@@ -361,13 +361,12 @@ def screen(model: ClientModel, ui: UiState | None = None, now: float = NOW + 7,
            width: int = WIDTH, height: int = HEIGHT) -> str:
     """The whole terminal as text: the rendered screen plus the bottom line."""
     ui = ui if ui is not None else UiState()
-    lines = render_screen(model, ui, width, height - 1, now)
-    assert len(lines) == height - 1
+    lines = render_terminal(model, ui, width, height, now)
+    assert len(lines) == height
     for line in lines:
         text = "".join(f[1] for f in line)
         assert get_cwidth(text) <= width, f"line wider than {width}: {text!r}"
-    status = render_status(model, ui, width, now)
-    return plain(lines) + "\n" + plain([status])
+    return plain(lines)
 
 
 def test_preflop_shows_seats_my_cards_and_the_keys_with_amounts() -> None:

@@ -88,10 +88,12 @@ def test_two_players_and_an_arrival_due_the_big_blind_deal_three_handed() -> Non
     assert (dealt, button, small, big) == ([2, 5, 7], 2, 5, 7)
 
 
-def test_an_arrival_who_would_take_the_button_waits_when_two_others_can_play() -> None:
-    t = table({2: 1_000, 5: 1_000}, button=2)  # next: button 5 (heads-up: small blind 5)
-    t.sit(3, "moved", 1_000, arriving=True)  # dealt in, 3 would be on the button
-    assert t.deal_plan() == ([2, 5], 5, 5, 2)
+def test_an_arrival_at_a_heads_up_table_is_dealt_in_at_once_as_the_big_blind() -> None:
+    """The moving button would put seat 3 on it; heads-up the button never passes 3, so
+    it goes to 5 instead and 3 posts the big blind (docs/rules.md section 7)."""
+    t = table({2: 1_000, 5: 1_000}, button=2)
+    t.sit(3, "moved", 1_000, arriving=True)
+    assert t.deal_plan() == ([2, 3, 5], 5, 2, 3)
 
 
 def test_one_player_and_an_arrival_are_dealt_in_together_whatever_the_positions() -> None:

@@ -60,16 +60,15 @@ coverage: $(VENV)/.installed-test
 play: $(VENV)/.installed
 	$(BIN)/python -m client.play
 
-# Each prints ratios against a peer measured in the same run (the machine may be noisy).
+# Each prints ratios against a peer measured in the same run (the machine may be noisy);
+# every target is one "TARGET ...: met|NOT met" line (bench/targets.py), all repeated at the end.
+BENCHES := evaluator engine tournament protocol server persistence fairdeck clock
 bench: $(VENV)/.installed-test
-	$(BIN)/python bench/evaluator.py
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/tournament.py
-	$(BIN)/python bench/protocol.py
-	$(BIN)/python bench/server.py
-	$(BIN)/python bench/persistence.py
-	$(BIN)/python bench/fairdeck.py
-	$(BIN)/python bench/clock.py
+	@out=$$(mktemp); \
+	for b in $(BENCHES); do echo "== bench/$$b.py"; \
+	  { $(BIN)/python bench/$$b.py || echo "FAILED: bench/$$b.py"; } | tee -a $$out; done; \
+	echo "== every target of this run"; grep '^TARGET\|^FAILED' $$out; \
+	! grep -q '^FAILED' $$out; status=$$?; rm -f $$out; exit $$status
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .mutate .coverage

@@ -69,6 +69,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # This file is bench/server.py: put the repository first, or ``server`` would be this file.
 sys.path.insert(0, str(ROOT))
 from lean import LeanClient  # noqa: E402 (bench/lean.py, beside this file)
+from targets import verdict  # noqa: E402 (bench/targets.py, beside this file)
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -329,12 +330,19 @@ def part_a(tmp: Path, rounds: int, seconds: float) -> None:
     ratio = med["table"] / med["bare ping-pong"]
     print(f"  table decisions / bare round trips: median {ratio:.1%}, best/best "
           f"{max(rates['table']) / max(rates['bare ping-pong']):.1%}  (target >= 50%: {'met' if ratio >= 0.5 else 'NOT met'})")
+    fan = statistics.median(t / b for t, b in zip(rates["table"], rates["bare fan-out"], strict=True))
     print(f"  table decisions / bare fan-out decisions (same messages, no game): median "
-          f"{med['table'] / med['bare fan-out']:.1%}")
+          f"{med['table'] / med['bare fan-out']:.1%}; median of the rounds' ratios {fan:.1%}")
     cpu_ratio = statistics.median(t / b for t, b in zip(cpu_ms["table"], cpu_ms["bare fan-out"], strict=True))
     print(f"  server CPU per decision: table {statistics.median(cpu_ms['table']):.2f} ms, "
           f"bare fan-out {statistics.median(cpu_ms['bare fan-out']):.2f} ms; median ratio within a round "
-          f"{cpu_ratio:.2f} (target <= 1.15: {'met' if cpu_ratio <= 1.15 else 'NOT met'})")
+          f"{cpu_ratio:.2f}")
+    verdict("server (a), one table of 6 instant bots: decisions/s", fan, at_least=0.87,
+            against="the bare fan-out server, same messages (median of the rounds' ratios)",
+            detail=f"{med['table']:.0f} vs {med['bare fan-out']:.0f}/s")
+    verdict("server (a), one table: CPU per decision", cpu_ratio, at_most=1.15,
+            against="the bare fan-out server (median of the rounds' ratios)",
+            detail=f"{statistics.median(cpu_ms['table']):.2f} vs {statistics.median(cpu_ms['bare fan-out']):.2f} ms")
 
 
 # -- (b) many bots at about one action a second -------------------------------------------
@@ -554,8 +562,11 @@ def part_b(tmp: Path, clients: int, seconds: float, procs: int, peer: bool, stac
         print("  round ratio ours / bare: " + ", ".join(f"{k} {v[-1]:.2f}" for k, v in ratios.items()))
     if peer:
         med = {k: statistics.median(v) for k, v in ratios.items()}
-        print("  median ratio ours / bare: " + ", ".join(f"{k} {v:.2f}" for k, v in med.items())
-              + f"  (CPU per action target <= 1.15: {'met' if med['cpu'] <= 1.15 else 'NOT met'})")
+        print("  median ratio ours / bare: " + ", ".join(f"{k} {v:.2f}" for k, v in med.items()))
+        verdict(f"server (b), {clients} bots: p99 act -> broadcast", med["p99"], at_most=1.2,
+                against="the bare fan-out server, same bots (median of the rounds' ratios)")
+        verdict(f"server (b), {clients} bots: CPU per action", med["cpu"], at_most=1.15,
+                against="the bare fan-out server, same bots (median of the rounds' ratios)")
 
 
 def main() -> None:

@@ -48,6 +48,8 @@ import attrs
 # server benchmark) would hide the ``server`` package: look in the repository first.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from targets import verdict  # noqa: E402 (bench/targets.py, beside this file)
+
 from poker.actions import Action, LegalActions, Ruleset  # noqa: E402
 from poker.cards import Card, seeded_rng, shuffled_deck  # noqa: E402
 from poker.events import Event, HandStarted  # noqa: E402
@@ -312,8 +314,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             print("\n".join(report(times[clock], pick, hands, args.tournaments)))
         print(f"  {clock} clock, ratios within each round (the sides ran side by side):")
         print(round_ratios(times[clock]))
-    print(f"target: tournament hands/s >= {TARGET:.0%} of the engine's on the same hands "
-          "(ratio = engine time / tournament time)")
+    cpu = times["cpu"]
+    ratio = statistics.median(e / t for e, t in zip(cpu["engine"], cpu["tournament"], strict=True))
+    verdict("tournament layer: engine time / tournament time, same hands", ratio, at_least=TARGET,
+            against="the engine alone (CPU clock, median of the rounds' ratios)")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,12 @@ class TokenStore:
 
 def refusal_text(code: str | None, message: str, args: argparse.Namespace) -> str:
     """What the player should do about a refusal (the server's own message follows)."""
+    director = getattr(args, "director", None) is not None
+    if director and code in (E.WRONG_PASSWORD, E.UNAUTHORIZED):
+        # The director logs in with a secret, not the players' password.
+        return ("Wrong director secret: use the one the server printed at its first start "
+                "and start again with --director SECRET (lost it? the host makes a new one with "
+                f"hickory-server director-secret --db FILE). Server said: {message}")
     hint = {
         E.WRONG_PASSWORD: "Wrong password: ask the organiser for it and start again with --password",
         E.NAME_TAKEN: f"The name {getattr(args, 'name', '')!r} is taken: choose another with --name",

@@ -85,11 +85,13 @@ def connecting_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
 
 
 def refused_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
-    if model.connection is ConnectionState.REFUSED:
+    reason = model.connection_reason or model.goodbye or "the connection closed"
+    if model.connection is ConnectionState.REFUSED and reason.startswith("cannot connect"):
+        title = "Cannot reach the server"  # nothing answered: no server refused anything
+    elif model.connection is ConnectionState.REFUSED:
         title = "The server refused this client"
     else:
         title = "Disconnected"
-    reason = model.connection_reason or model.goodbye or "the connection closed"
     out: list[tuple[str, str]] = [("class:error bold", title), ("", "")]
     out += [("", line) for line in textwrap.wrap(reason, 60) or [reason]]
     out += [("", ""), ("class:dim", "q quits")]

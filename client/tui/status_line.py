@@ -35,7 +35,8 @@ def render_status(model: ClientModel, ui: UiState, width: int, now: float, max_l
         return _styled("class:confirm bold", fit_lines(f"{ui.confirm.summary}?", width, max_lines,
                                                      STEP_KEYS, ui.ascii))
     notice = ui.notice
-    if notice is not None and (notice.until is None or now < notice.until):
+    over = model.connection is ConnectionState.REFUSED  # its reason is on the screen
+    if notice is not None and (notice.until is None or now < notice.until) and not over:
         style = "class:error bold" if notice.tone is Tone.ERROR else "class:notice"
         return _styled(style, fit_lines(notice.text, width, max_lines, ascii=ui.ascii))
     if model.connection is ConnectionState.CONNECTED and model.announcements and model.table is None:
@@ -45,9 +46,7 @@ def render_status(model: ClientModel, ui: UiState, width: int, now: float, max_l
 
 def hints_for(model: ClientModel) -> str:
     """The key hints for this role and state (only q when there is no session)."""
-    if model.connection in (ConnectionState.REFUSED, ConnectionState.CLOSED) and (
-        model.table is None or model.connection is ConnectionState.REFUSED
-    ):
+    if model.connection in (ConnectionState.REFUSED, ConnectionState.CLOSED):
         return HINTS_DOWN
     if model.connection is ConnectionState.CONNECTING and model.me.role is None:
         return HINTS_DOWN

@@ -1,0 +1,103 @@
+"""The terminal client and the director's console of issue 25, numbered as in the issue.
+
+Headless: models fed protocol messages (``scenes``), the real key bindings in a headless
+Application (``press``), and ``render_terminal``, the whole terminal as the layout draws
+it. The same prompts in a real terminal: ``test_tmux_fit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from client import cli
+from client.model import ClientModel, ConnectionState
+from client.tui.canvas import plain
+from client.tui.layout import render_terminal
+from client.tui.state import Confirm, InputMode, Notice, PendingCommand, Tone, UiState
+from client.tui.director import parse_command
+from protocol import errors as E
+from protocol import messages as m
+from tests.client import scenes
+from tests.client.scenes import NOW
+
+
+def terminal(model: ClientModel, ui: UiState, width: int = 80, height: int = 24, now: float = NOW + 1) -> str:
+    lines = render_terminal(model, ui, width, height, now)
+    assert len(lines) == height
+    return plain(lines)
+
+
+def flowing(text: str) -> str:
+    """The screen's words with line breaks and runs of spaces as single spaces."""
+    return re.sub(r"\s+", " ", text)
+
+
+def shows_whole(screen: str, message: str) -> bool:
+    """``message`` is on the screen word for word (wrapped lines read as one)."""
+    pattern = r"\s+".join(re.escape(w) for w in message.split())
+    return re.search(pattern, screen) is not None
+
+
+# -- 1. prompts and messages are never cut; the answer keys are always on screen -----------
+
+
+def test_1_the_void_confirmation_shows_its_reason_and_its_keys_at_80_columns() -> None:
+    model = scenes.preflop(role="director", turn=False)
+    command, summary = parse_command("void 1 cards exposed in the deal by a tired dealer")
+    ui = UiState()
+    ui.pending = PendingCommand(command=command, summary=summary)
+    screen = terminal(model, ui)
+    assert shows_whole(screen, f"{summary}? y sends, n cancels"), screen
+
+
+def test_1_a_confirmation_too_long_for_its_lines_is_shortened_at_a_word_and_keeps_its_keys() -> None:
+    model = scenes.preflop(turn=False)
+    ui = UiState()
+    ui.confirm = Confirm(what="quit", summary="Quit " + "really " * 120)
+    screen = terminal(model, ui)
+    assert "y yes, n no" in screen
+    assert "…" in screen and "reall…" not in screen
+
+
+def test_1_the_raise_box_hint_and_a_refused_amount_are_whole_above_the_box() -> None:
+    model = scenes.preflop()
+    ui = UiState()
+    ui.open_input(InputMode.RAISE, "abc")
+    hint = "min 500 · Enter sends · Tab: min, half pot, pot, all in · Esc cancels"
+    ui.notice = Notice(text=hint, until=NOW + 10)
+    screen = terminal(model, ui)
+    assert shows_whole(screen, hint), screen
+    ui.notice = Notice(text="'abc' is not an amount: type whole chips, e.g. 500", tone=Tone.ERROR, until=NOW + 10)
+    screen = terminal(model, ui)
+    assert shows_whole(screen, "'abc' is not an amount: type whole chips, e.g. 500"), screen
+    assert screen.rstrip().split("\n")[-1].startswith("Raise to (500-10,000)")
+
+
+def test_1_an_announcement_on_the_bottom_line_wraps_instead_of_being_cut() -> None:
+    model = scenes.connected()
+    model.apply(scenes.lobby("registering", n=3), NOW)
+    text = "Dinner is served in the back room: the tournament pauses at the end of level 4 for thirty minutes"
+    model.apply(m.Announcement(by="director", text=text, reason=None), NOW)
+    assert shows_whole(terminal(model, UiState()), text)
+
+
+# -- 5. errors give the advice that fits --------------------------------------------------
+
+
+def test_5_a_wrong_director_secret_is_not_called_a_password() -> None:
+    args = argparse.Namespace(director="nope", name=None, password=None)
+    text = cli.refusal_text(E.WRONG_PASSWORD, "wrong director secret", args)
+    assert "director secret" in text.split(".")[0] and "--director" in text
+    assert "--password" not in text and "Wrong password" not in text
+
+
+def test_5_an_unreachable_address_is_not_a_refusal_and_shows_no_table_keys() -> None:
+    model = ClientModel()
+    model.set_connecting()
+    model.set_refused("cannot connect to nosuchhost.invalid:7777: check the address (Name or service not known)")
+    screen = terminal(model, UiState())
+    assert "Cannot reach the server" in screen and "refused" not in screen
+    assert "s sit out" not in screen and "t chat" not in screen
+    assert screen.rstrip().split("\n")[-1].strip() == "q quits"
+    assert model.connection is ConnectionState.REFUSED

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import shlex
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -160,8 +161,10 @@ class HandBot:
     """One hand's program (``bot_cmd``): that hand's lines, kept so a program that
     connects late still sees its whole hand (and only its hand), and its connection."""
 
+    hand_no: int
     lines: list[str] = attrs.Factory(list)
     link: BotLink | None = None
+    connected: bool = False  # its program connected and said its version
     done: trio.Event = attrs.Factory(trio.Event)
 
 
@@ -231,6 +234,7 @@ class Bridge:
         self._hand_tasks_done = trio.Event()
         self._dispatched = trio.Event()
         self._nursery: trio.Nursery | None = None
+        self._own_dir: Path | None = None  # the temporary folder of the hands' game files, if ours
 
     # -- Hickory side ----------------------------------------------------------------------
 
@@ -278,6 +282,10 @@ class Bridge:
             hand = self._hands.pop(out.hand_no, None)
             if hand is not None:
                 hand.done.set()
+                if hand.connected and self.sitting_out:
+                    # Its program was playing and lost the seat to the clock (it hung or
+                    # died): the next hand has a fresh program, which deserves its turns.
+                    self._back(f"hand #{out.hand_no} is over: a fresh program plays the next")
             if hand is self._current:
                 self._current = None
         elif isinstance(out, SelfAct):
@@ -285,6 +293,12 @@ class Bridge:
             await self._self_act(out.call)
         elif isinstance(out, Note):
             self._note(out.hand_no, out.text, level=logging.INFO)
+
+    def _back(self, why: str) -> None:
+        """Say "I'm back" for the seat (the server takes it between hands at once, during a
+        hand from the next one)."""
+        log.info("%s: %s: I'm back", self.name, why)
+        self.session.send_nowait(m.ImBack())
 
     def _note(self, hand_no: int | None, text: str, level: int = logging.WARNING) -> None:
         self.notes.append((hand_no, text))
@@ -308,7 +322,7 @@ class Bridge:
         if link is not mine:  # replaced, or a program whose hand is over
             return
         if self.sitting_out:
-            self.session.send_nowait(m.ImBack())
+            self._back("the bot answered")
         if text.startswith(("#", ";")) or text.startswith("VERSION:"):
             return
         turn = self.session.model.turn
@@ -345,6 +359,9 @@ class Bridge:
             await link.versioned.wait()
             if hand is not None:
                 hand.link = link
+                hand.connected = True
+                if self.sitting_out:  # a program that made it: the seat plays from the next hand
+                    self._back(f"hand #{hand.hand_no}: the bot connected")
                 for line in hand.lines:
                     link.send(line)
                 if hand.done.is_set():  # its hand ended before it connected: the final state, then close
@@ -355,7 +372,7 @@ class Bridge:
                 log.info("%s: a new bot connection replaces the old one", self.name)
                 old.close()
             if self.sitting_out:
-                self.session.send_nowait(m.ImBack())
+                self._back("the bot connected")
             if self.core.view is not None:
                 for line in self.hand_lines:
                     link.send(line)
@@ -399,7 +416,7 @@ class Bridge:
         if self.bot_cmd is None:
             return
         assert self._nursery is not None
-        hand = self._current = self._hands[hand_no] = HandBot()
+        hand = self._current = self._hands[hand_no] = HandBot(hand_no)
         listeners = await trio.open_tcp_listeners(0, host=self.acpc_host)
         self._hand_tasks += 1
         self._hand_tasks_done = trio.Event()
@@ -413,8 +430,8 @@ class Bridge:
         (a hand all in from the blinds ends at once): it sees the whole hand, as ACPC
         dealers show every hand, and exits."""
         assert self.bot_cmd is not None
-        if self._game_dir is None:
-            self._game_dir = Path(tempfile.mkdtemp(prefix="hickory-acpc-"))
+        if self._game_dir is None:  # made once, removed when the bridge stops (run)
+            self._game_dir = self._own_dir = Path(tempfile.mkdtemp(prefix="hickory-acpc-"))
         path = self._game_dir / f"hand-{hand_no}.game"
         self._write_game(path, game)
         port = listener.socket.getsockname()[1]
@@ -471,6 +488,14 @@ class Bridge:
 
     async def run(self) -> int | None:
         """Play until the tournament is over; the final place (None if refused or closed)."""
+        try:
+            return await self._run()
+        finally:
+            if self._own_dir is not None:  # every hand's program has ended: nothing uses it
+                shutil.rmtree(self._own_dir, ignore_errors=True)
+                self._game_dir = self._own_dir = None
+
+    async def _run(self) -> int | None:
         s = self.session
         async with trio.open_nursery() as nursery:
             self._nursery = nursery

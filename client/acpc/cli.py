@@ -91,8 +91,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return trio.run(_run, args)
-    except KeyboardInterrupt:
+    except BaseException as exc:  # noqa: BLE001 - only Ctrl-C is handled; the rest goes on up
+        if not interrupted(exc):
+            raise
+        print(f"{args.name}: interrupted (Ctrl-C): the seat is left to the table's clock", file=sys.stderr)
         return 130
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C: a bare KeyboardInterrupt, or one that Trio's nurseries
+    wrapped in exception groups (Trio raises it inside the task tree, so it comes out of
+    ``trio.run`` grouped)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ specification (``tests/acpc/spec.py``) under the game it is told: a game file (t
 game from the Hickory side.
 
 Run as a program it is a standard ACPC bot: ``python -m tests.acpc.player GAME HOST PORT
-[--seed N] [--log FILE] [--behaviour hang|garbage|quit]``; the log is one JSON object
-per line with what it received and sent.
+[--seed N] [--log FILE] [--behaviour hang|garbage|quit|stuck] [--once FILE]``; the log
+is one JSON object per line with what it received and sent.
 """
 
 from __future__ import annotations
@@ -118,7 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--log")
     ap.add_argument("--behaviour", choices=["play", "hang", "garbage", "quit", "stuck"], default="play")
+    ap.add_argument("--once", metavar="FILE",
+                    help="misbehave only in the first run to find FILE missing (it makes it); later runs play")
     args = ap.parse_args(argv)
+    if args.once is not None:
+        try:
+            open(args.once, "x").close()
+        except FileExistsError:
+            args.behaviour = "play"
     with open(args.game) as f:
         game = parse_game(f.read())
     player = Player(random.Random(args.seed), lambda hand: game, garbage=1.0 if args.behaviour == "garbage" else 0.0)

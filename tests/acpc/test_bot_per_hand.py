@@ -27,12 +27,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def play(tmp_path: Path, behaviour: str = "play", *, command: str | None = None,
-               stack: int = 400, **bridge_kw: object) -> tuple[RecordingServer, Bridge, list[dict[str, object]]]:
+               stack: int = 400, once: bool = False, action_clock: float | None = None,
+               hand_pause: float = 0.0, **bridge_kw: object,
+               ) -> tuple[RecordingServer, Bridge, list[dict[str, object]]]:
     log = tmp_path / "player.log"
     cmd = command or (f"{sys.executable} -m tests.acpc.player {{game}} {{host}} {{port}} "
-                      f"--seed 4 --log {log} --behaviour {behaviour}")
-    patient = behaviour == "play" and command is None  # a program that answers: time to start up
-    cfg = fast_config(2, seats=2, action_clock=10 if patient else 1, time_bank=0, starting_stack=stack)
+                      f"--seed 4 --log {log} --behaviour {behaviour}"
+                      + (f" --once {tmp_path / 'misbehaved'}" if once else ""))
+    patient = (behaviour == "play" or once) and command is None  # a program that answers: time to start up
+    clock = action_clock if action_clock is not None else 10 if patient else 1
+    cfg = fast_config(2, seats=2, action_clock=clock, time_bank=0, starting_stack=stack, hand_pause=hand_pause)
     server = RecordingServer(cfg, seed=9)
     with trio.fail_after(300):
         async with running(cfg, server=server, seed=9) as (_, port):
@@ -101,3 +105,29 @@ async def test_a_program_that_cannot_start_loses_only_its_turns(tmp_path: Path) 
     mine = [e for h in dealt for e in server.events_of[h]
             if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]  # type: ignore[arg-type]
     assert mine and all(e.automatic for e in mine)
+
+
+def seat_actions_by_hand(server: RecordingServer, bridge: Bridge) -> dict[int, list[ev.ActionTaken]]:
+    """The bridge seat's actions in each hand it was dealt into (a hand with none: [])."""
+    me = bridge.session.model.me.player_id
+    assert me is not None
+    return {h: [e for e in server.events_of[h] if isinstance(e, ev.ActionTaken) and e.seat == server.seat_of(h, me)]
+            for h in hands_dealt(server, bridge)}
+
+
+@pytest.mark.parametrize("behaviour", ["hang", "quit"])
+async def test_a_program_that_fails_its_first_hand_plays_again_from_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, behaviour: str) -> None:
+    """The first program hangs at its first decision (or walks away from it, as a crash
+    or a kill does): the clock acts for the seat and sits it out. Every later hand has a
+    fresh program, and each of them is asked for its decisions (the bridge says "I'm back"
+    as the failed hand ends; between hands the server takes that at once)."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    server, bridge, _ = await play(tmp_path, behaviour, once=True, action_clock=5, hand_pause=0.5)
+    by_hand = seat_actions_by_hand(server, bridge)
+    failed = [h for h, acts in by_hand.items() if any(e.automatic for e in acts)]
+    assert failed, "the misbehaving program's decision was the clock's"
+    later = [h for h in by_hand if h > failed[0] and by_hand[h]]
+    assert len(later) >= 2, f"the tournament went on with the seat's decisions in it: {by_hand}"
+    assert failed == [failed[0]], (
+        f"only the failed hand is played by the clock; automatic in hands {failed} of {sorted(by_hand)}")

@@ -165,3 +165,21 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
     elif model.me.role == "director":
         c.text(height - 1, 1, "Director: press : for a command", "class:dim")
     return c.lines()
+
+
+def turn_strip(model: ClientModel, ui: UiState, width: int, now: float) -> Lines:
+    """Two lines drawn under any overlay while it is my turn: "Your turn" with the keys
+    (they work under the overlay), then my clock, so nobody times out reading the log."""
+    turn = model.turn
+    if turn is None or not is_my_turn(model):
+        return []
+    c = Canvas(width, 2)
+    col = c.text(0, 1, "Your turn ", "class:yourturn bold")
+    tail = " · Esc: the table"
+    keys = action_keys(turn, max(0, width - col - len(tail) - 1))
+    col = c.write(0, col, keys, width - col)
+    if col + len(tail) < width:
+        c.text(0, col, tail, "class:dim")
+    c.write(1, 0, clock_bar(turn, width, now, ui.ascii))
+    return c.lines()
+

@@ -27,7 +27,7 @@ from __future__ import annotations
 import textwrap
 
 from client.model import ClientModel, ConnectionState
-from client.tui.bottom import BOTTOM_HEIGHT, render_bottom
+from client.tui.bottom import BOTTOM_HEIGHT, render_bottom, turn_strip
 from client.tui.canvas import Canvas, Lines, fragments_width
 from client.tui.header import render_header
 from client.tui.help import render_help
@@ -65,7 +65,9 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
         if conn is not ConnectionState.CONNECTING:
             return [*header, *render_message_box(refused_lines(model, ui), width, body_h)]
     if ui.overlay is not None:
-        body = render_overlay(model, ui, width, body_h, now)
+        # My turn and my clock stay in sight under every overlay.
+        strip = turn_strip(model, ui, width, now) if body_h > 8 else []
+        body = render_overlay(model, ui, width, body_h - len(strip), now) + strip
     elif model.table is None:
         body = render_lobby(model, ui, width, body_h, now)
     else:

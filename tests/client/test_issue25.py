@@ -13,13 +13,14 @@ import re
 from client import cli
 from client.model import ClientModel, ConnectionState
 from client.tui.canvas import plain
-from client.tui.layout import render_terminal
-from client.tui.state import Confirm, InputMode, Notice, PendingCommand, Tone, UiState
 from client.tui.director import parse_command
+from client.tui.layout import render_terminal
+from client.tui.state import Confirm, InputMode, Notice, Overlay, PendingCommand, Tone, UiState
 from protocol import errors as E
 from protocol import messages as m
 from tests.client import scenes
 from tests.client.scenes import NOW
+from tests.client.test_tui import FakeActions, press
 
 
 def terminal(model: ClientModel, ui: UiState, width: int = 80, height: int = 24, now: float = NOW + 1) -> str:
@@ -101,3 +102,27 @@ def test_5_an_unreachable_address_is_not_a_refusal_and_shows_no_table_keys() -> 
     assert "s sit out" not in screen and "t chat" not in screen
     assert screen.rstrip().split("\n")[-1].strip() == "q quits"
     assert model.connection is ConnectionState.REFUSED
+
+
+# -- 3. my turn and my clock show over every overlay -------------------------------------
+
+
+def test_3_my_turn_its_keys_and_its_clock_show_under_every_overlay() -> None:
+    for overlay in Overlay:
+        model = scenes.preflop()
+        model.apply(m.History(hands=()), NOW)
+        ui = UiState()
+        ui.overlay = overlay
+        for width, height in ((80, 24), (100, 30)):
+            screen = terminal(model, ui, width, height)
+            assert "Your turn" in screen, (overlay, screen)
+            assert "c call 300" in screen and "f fold" in screen, (overlay, screen)
+            assert re.search(r"Clock .* 0:2\d", screen), (overlay, screen)
+
+
+def test_3_the_keys_still_act_under_an_overlay() -> None:
+    model = scenes.preflop()
+    ui = UiState()
+    ui.overlay = Overlay.HISTORY
+    sent = press(model, "c", actions=FakeActions(ui=ui))
+    assert [x for x in sent.sent if isinstance(x, m.Act)] == [m.Act(table=1, hand_no=17, action="call")]

@@ -37,18 +37,21 @@ from prompt_toolkit.application import Application
 from client.deckcheck import DeckLog
 from client.deckfile import default_record_path, main_verify, recording_log
 from client.model import ClientModel, ConnectionState
+from client.pinning import KnownServers, TlsTrust
 from client.session import ClientSession
 from client.tui.app import create_application, note_server_message
 from client.tui.state import UiState
 from protocol import errors as E
 from protocol import messages as m
 from protocol import names
+from protocol.fingerprint import normalize_fingerprint
 
 __all__ = ["main", "parse_address", "refusal_text", "TokenStore"]
 
 NAME_RULE: m.Text = get_args(m.Name)[1]
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7777
+DEFAULT_TLS_PORT = 7778
 
 
 # =====================================================================================
@@ -56,10 +59,10 @@ DEFAULT_PORT = 7777
 # =====================================================================================
 
 
-def parse_address(text: str | None) -> tuple[str, int]:
+def parse_address(text: str | None, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """``HOST``, ``HOST:PORT``, ``:PORT``, ``[v6]:PORT`` or a bare v6 address to (host, port)."""
     if not text:
-        return DEFAULT_HOST, DEFAULT_PORT
+        return DEFAULT_HOST, default_port
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
@@ -69,7 +72,7 @@ def parse_address(text: str | None) -> tuple[str, int]:
         host, port = text, ""
     host = host or DEFAULT_HOST
     if not port:
-        return host, DEFAULT_PORT
+        return host, default_port
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"not a port: {port!r} (use HOST:PORT, e.g. 192.168.1.20:{DEFAULT_PORT})")
     return host, int(port)
@@ -190,6 +193,7 @@ class Client:
         self._offset = 0.0
         self._stop: trio.Event | None = None
         self.refusal: str | None = None
+        self.tls = tls_trust(args, host, port)
 
     # -- Actions ------------------------------------------------------------------------
 
@@ -260,6 +264,7 @@ class Client:
                 on_change=self._changed,
                 on_message=self._message,
                 first_connect_final=True,
+                tls=self.tls,
             )
             self.session = session
             await session.run()
@@ -345,14 +350,24 @@ async def run_client(args: argparse.Namespace, host: str, port: int, tokens: Tok
         print(f"{model.finished.name} is over" + (f": you finished in place {place}." if place else "."))
     elif model.me.role == "player" and model.me.name and not args.practice:
         print("Your seat is kept. Come back with: "
-              + come_back_command(host, port, model.me.name, args.password))
+              + come_back_command(host, port, model.me.name, args.password, tls=client.tls is not None))
     return 0
 
 
-def come_back_command(host: str, port: int, name: str, password: str | None) -> str:
+def tls_trust(args: argparse.Namespace, host: str, port: int) -> TlsTrust | None:
+    """What this run trusts over TLS (None: plain TCP). ``--accept-fingerprint`` means TLS."""
+    if not getattr(args, "tls", False) and getattr(args, "accept_fingerprint", None) is None:
+        return None
+    path = getattr(args, "known_servers", None) or config_dir() / "known_servers.json"
+    return TlsTrust(known=KnownServers(path), server=f"{host}:{port}",
+                    accept=getattr(args, "accept_fingerprint", None),
+                    announced=getattr(args, "announced_fingerprint", None))
+
+
+def come_back_command(host: str, port: int, name: str, password: str | None, *, tls: bool = False) -> str:
     """The command that puts this player back in their seat, quoted for a POSIX shell."""
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    words = ["hickory", where, "--name", name]
+    words = ["hickory", where, "--name", name] + (["--tls"] if tls else [])
     if password:
         words += ["--password", password]
     return shlex.join(words)
@@ -377,7 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck-record", type=Path, metavar="FILE",
                    help="where to record every deck you are dealt from, for 'hickory verify FILE' "
                    "(default: decks/HOST_PORT_NAME.jsonl in the config directory)")
+    p.add_argument("--tls", action="store_true",
+                   help="connect over TLS (the server's --tls port); the server's certificate is "
+                   "trusted on first use and must stay the same afterwards")
+    p.add_argument("--accept-fingerprint", metavar="SHA256",
+                   help="trust this certificate fingerprint for the server (after comparing it with "
+                   "the one the host shows), replacing the one trusted before")
     p.add_argument("--token-file", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--known-servers", type=Path, help=argparse.SUPPRESS)  # tests
     p.add_argument("--practice", action="store_true", help=argparse.SUPPRESS)  # make play
     return p
 
@@ -399,8 +421,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.name = names.normalize(args.name)
         except names.NameRefused as exc:
             parser.error(f"--name: {exc.message}")
+    if args.accept_fingerprint is not None:
+        try:
+            args.accept_fingerprint = normalize_fingerprint(args.accept_fingerprint)
+        except ValueError as exc:
+            parser.error(f"--accept-fingerprint: {exc}")
+        args.tls = True
     try:
-        host, port = parse_address(args.server)
+        host, port = parse_address(args.server, DEFAULT_TLS_PORT if args.tls else DEFAULT_PORT)
     except ValueError as exc:
         parser.error(str(exc))
     if not sys.stdin.isatty() or not sys.stdout.isatty():

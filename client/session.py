@@ -41,6 +41,7 @@ import attrs
 import trio
 
 from client.model import ClientModel, ConnectionState, action_to_act
+from client.pinning import CertificateRefused, TlsTrust, client_context
 from poker.actions import Action
 from protocol import errors as E
 from protocol import messages as m
@@ -231,6 +232,7 @@ class ClientSession:
         skip_types: frozenset[str] = frozenset(),
         first_connect_final: bool = False,
         seed_source: Callable[[], bytes] | None = None,
+        tls: TlsTrust | None = None,
     ) -> None:
         chosen = [name is not None or token is not None, spectate, director_secret is not None]
         if sum(chosen) != 1:
@@ -256,6 +258,7 @@ class ClientSession:
         self.rng = rng if rng is not None else random.Random()
         self.skip_types = skip_types
         self.first_connect_final = first_connect_final
+        self.tls = tls  # None: plain TCP; else TLS, the certificate checked by its pin
         self.replaced = False  # another connection took this seat over with the token
         self.chosen_token: str | None = None  # the token this client's join offers (version 2)
         # Our seeds for the server's draws: the OS CSPRNG (tests and seeded bots inject one).
@@ -481,12 +484,19 @@ class ClientSession:
         return False, self._drop_reason
 
     async def _connection(self) -> tuple[bool, str]:
+        stream: trio.abc.Stream
         with trio.move_on_after(self.handshake_timeout) as connecting:
             try:
                 stream = await trio.open_tcp_stream(self.host, self.port)
             except OSError as exc:
                 return False, f"cannot connect to {self.host}:{self.port}: {exc.strerror or exc}"
+            if self.tls is not None:
+                secured = await self._secure(stream)
+                if isinstance(secured, str):
+                    return False, secured
+                stream = secured
         if connecting.cancelled_caught:
+            await trio.aclose_forcefully(stream)
             return False, f"cannot connect to {self.host}:{self.port}: timed out"
         self.stats.connects += 1
         self.goodbye_seen = False
@@ -519,6 +529,32 @@ class ClientSession:
             self._send = None
             await trio.aclose_forcefully(stream)
         return handshaken, reason if reason is not None else self._drop_reason
+
+    async def _secure(self, tcp: trio.SocketStream) -> trio.SSLStream[trio.SocketStream] | str:
+        """The TLS handshake, then the pin (``client/pinning.py``): the stream, or why not
+        (a changed certificate refuses the session for good)."""
+        assert self.tls is not None
+        ssl_stream = trio.SSLStream(tcp, client_context())
+        try:
+            await ssl_stream.do_handshake()
+            der = ssl_stream.getpeercert(binary_form=True)
+            if not der:
+                raise CertificateRefused("the server sent no certificate")
+            self.tls.check_der(der)
+        except trio.BrokenResourceError as exc:
+            await trio.aclose_forcefully(tcp)
+            cause = exc.__cause__ or exc
+            return (f"cannot connect to {self.host}:{self.port}: the TLS handshake failed ({cause}); "
+                    "is this the server's TLS port?")
+        except CertificateRefused as exc:
+            await trio.aclose_forcefully(ssl_stream)
+            self.model.set_refused(exc.reason)
+            self._notify()
+            return exc.reason
+        except BaseException:
+            await trio.aclose_forcefully(tcp)
+            raise
+        return ssl_stream
 
     async def _writer(
         self,

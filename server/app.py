@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import errno
 import logging
+import ssl
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -36,6 +37,9 @@ from server.store import Store
 from server.tables import start_tables
 from server.tournament.tournament import Phase
 
+if TYPE_CHECKING:
+    from server.tls import ServerCertificate
+
 log = logging.getLogger("hickory.server")
 
 _OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -46,7 +50,11 @@ class Server(House):
         super().__init__(config, store=store, seed=seed)
         self.journal.on_failure = partial(announce_all, self, by="server")
         self._accepting = trio.CancelScope()  # cancelled by ``shutdown``
+        self._accepting_tls = trio.CancelScope()  # and this one, for the TLS port
         self.listeners: list[trio.SocketListener] = []
+        self.certificate: ServerCertificate | None = None  # with config.tls: made or loaded in run()
+        self.tls_port: int | None = None
+        self._slots: trio.Semaphore | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         self._time_base = self._resume_at - trio.current_time()
@@ -62,6 +70,15 @@ class Server(House):
                 start_tables(self)
             self.listeners = await nursery.start(self._accept, nursery)
             self.port = self.listeners[0].socket.getsockname()[1]
+            if self.config.tls:
+                if self.certificate is None:
+                    from server.tls import (  # cryptography: only with --tls
+                        certificate_dir,
+                        load_or_create,
+                    )
+
+                    self.certificate = load_or_create(certificate_dir(self.config.db), self.tournament.settings.name)
+                self.tls_port = await nursery.start(self._accept_tls, nursery, self.certificate.server_context())
             nursery.start_soon(coordinator, self)
             task_status.started(self.port)
             for text in self.pending_announcements:
@@ -77,7 +94,7 @@ class Server(House):
         kernel queues the rest. Connections run in ``nursery`` (the server's)."""
         with self._accepting:
             listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
-            slots = trio.Semaphore(self.config.max_connections + REFUSAL_ROOM)
+            slots = self._slots = trio.Semaphore(self.config.max_connections + REFUSAL_ROOM)
             try:
                 async with trio.open_nursery() as accepting:
                     for listener in listeners:
@@ -87,7 +104,26 @@ class Server(House):
                 for listener in listeners:
                     await trio.aclose_forcefully(listener)
 
-    async def _accept_from(self, listener: trio.SocketListener, slots: trio.Semaphore,
+    async def _accept_tls(self, nursery: trio.Nursery, context: ssl.SSLContext,
+                          task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """The same protocol over TLS on ``tls_port``; the handshake is done by the first
+        read or write of the connection, inside its handshake deadline (``listener.py``).
+        Connections count against the same ``max_connections`` as plain ones."""
+        assert self._slots is not None
+        with self._accepting_tls:
+            listeners = await trio.open_tcp_listeners(self.config.tls_port, host=self.config.host)
+            slots = self._slots  # opened by _accept, which runs first
+            wrapped = [trio.SSLListener(plain, context) for plain in listeners]
+            try:
+                async with trio.open_nursery() as accepting:
+                    for secure in wrapped:
+                        accepting.start_soon(self._accept_from, secure, slots, nursery)
+                    task_status.started(listeners[0].socket.getsockname()[1])
+            finally:
+                for plain in listeners:
+                    await trio.aclose_forcefully(plain)
+
+    async def _accept_from(self, listener: trio.abc.Listener[Any], slots: trio.Semaphore,
                            nursery: trio.Nursery) -> None:
         while True:
             await slots.acquire()
@@ -102,7 +138,8 @@ class Server(House):
                 continue
             nursery.start_soon(self._connection, stream, slots)
 
-    async def _connection(self, stream: trio.SocketStream, slots: trio.Semaphore) -> None:
+    async def _connection(self, stream: trio.SocketStream | trio.SSLStream[trio.SocketStream],
+                          slots: trio.Semaphore) -> None:
         self.sockets += 1
         try:
             await handle_connection(self, stream)
@@ -117,6 +154,7 @@ class Server(House):
     async def shutdown(self, reason: str) -> None:
         """Stop accepting, tell every client, and let the writers flush."""
         self._accepting.cancel()  # stop accepting; the connections live in the server's nursery
+        self._accepting_tls.cancel()
         for client in list(self.clients):
             client.send(m.ServerGoodbye(reason=reason, code="shutdown"))
         with trio.move_on_after(2):

@@ -77,6 +77,8 @@ class ServerConfig:
     max_errors: int = 20  # bad messages in a row before the connection is closed
     port_file: Path | None = None  # write the listening port here once bound (tools, tests)
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
+    tls: bool = False  # also serve the protocol over TLS on tls_port (server/tls.py)
+    tls_port: int = 7778  # 0 picks a free one
     metrics: Path | None = None  # keep latency, loop-step and GC figures; rewrite this JSON file every second
     metrics_stacks: bool = False  # diagnosis: note what a slow loop step was doing (a sampling thread)
     # Reproducible games for tests and demos: seeds the seat draw of a new tournament and
@@ -200,6 +202,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock-port", type=int,
                    help="serve the tournament clock for the room's screen on this HTTP port, at the "
                         "--host address (off unless given; 0 picks a free one)")
+    p.add_argument("--tls", action="store_true",
+                   help="also serve the protocol over TLS on --tls-port, with a self-signed certificate "
+                        "made once and kept beside the database; its fingerprint is printed (plain TCP "
+                        "stays on --port for clients that do not speak TLS)")
+    p.add_argument("--tls-port", type=int, help=f"the TLS port (default {d.tls_port}; 0 picks a free one)")
     p.add_argument("--metrics", type=Path, metavar="FILE",
                    help="measure where the server's time goes (act read -> broadcast written, event-loop "
                         "steps, garbage-collector pauses); written to FILE every second and summarised in "

@@ -36,18 +36,22 @@ REFUSED_COST = 5
 """Lines of a connection's read budget a line answered with an error costs."""
 
 
-async def handle_connection(h: House, stream: trio.SocketStream) -> None:
-    """One connection, start to end."""
+async def handle_connection(h: House, stream: trio.SocketStream | trio.SSLStream[trio.SocketStream]) -> None:
+    """One connection, start to end (over TLS, ``stream`` is the ``SSLStream``)."""
     h.next_conn += 1
+    raw = stream.transport_stream if isinstance(stream, trio.SSLStream) else stream
     try:
-        host, port = stream.socket.getpeername()[:2]
+        host, port = raw.socket.getpeername()[:2]
         peer = f"{host}:{port}"
     except OSError:
         host, peer = "?", "?"
     refusal = _admit(h, host)
     if refusal is not None:
         log.info("<conn %d %s> refused: %s", h.next_conn, peer, refusal)
-        _refuse(stream, refusal)
+        if isinstance(stream, trio.SSLStream):
+            await _refuse_tls(stream, refusal)
+        else:
+            _refuse(stream, refusal)
         return
     conn = Connection(stream, conn_id=h.next_conn, peer=peer,
                       max_queue_bytes=h.config.send_queue_bytes,
@@ -109,17 +113,33 @@ def _refuse(stream: trio.SocketStream, reason: str) -> None:
     """Turn a connection away as cheaply as can be, since a flood is made of these: its one
     line (``server_full``, fatal, seq 1; a few hundred bytes always fit the socket's
     buffer) in one non-blocking write, then close."""
-    line = _REFUSALS.get(reason)
-    if line is None:
-        if len(_REFUSALS) > 100:
-            _REFUSALS.clear()
-        line = _REFUSALS[reason] = stamp(encode(m.Error(code=E.SERVER_FULL, message=reason, fatal=True)), 1) + b"\n"
+    line = _refusal_line(reason)
     if sys.platform != "win32":  # (there, sockets are no files: just the close)
         try:
             os.write(stream.socket.fileno(), line)
         except OSError:
             pass
     stream.socket.close()
+
+
+async def _refuse_tls(stream: trio.SSLStream[trio.SocketStream], reason: str) -> None:
+    """The same refusal over TLS: the line needs the handshake first, so it may wait, but
+    never longer than a second."""
+    with trio.move_on_after(1):
+        try:
+            await stream.send_all(_refusal_line(reason))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+    await trio.aclose_forcefully(stream)
+
+
+def _refusal_line(reason: str) -> bytes:
+    line = _REFUSALS.get(reason)
+    if line is None:
+        if len(_REFUSALS) > 100:
+            _REFUSALS.clear()
+        line = _REFUSALS[reason] = stamp(encode(m.Error(code=E.SERVER_FULL, message=reason, fatal=True)), 1) + b"\n"
+    return line
 
 
 def _make_room(h: House) -> bool:

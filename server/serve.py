@@ -53,6 +53,9 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             print(f"Hickory server: {server.tournament.settings.name}", flush=True)
             print(f"  listening on {config.host}:{port}", flush=True)
             print(f"  players connect with: hickory {where}:{port} --name NAME", flush=True)
+            if server.tls_port is not None and server.certificate is not None:
+                print(f"  over TLS: hickory {where}:{server.tls_port} --tls --name NAME", flush=True)
+                print(f"  TLS certificate fingerprint: {server.certificate.fingerprint}", flush=True)
             if server.director_secret is not None:
                 print(f"  director secret: {server.director_secret}", flush=True)
             else:

@@ -157,7 +157,9 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         c.write(height - 1, 0, clock_bar(turn, width, now, ui.ascii))
     elif t.to_act is not None and t.street is not None:
         who = t.name_of(t.to_act)
-        c.write(height - 1, 0, other_clock(t, who, width, now, ui.ascii))
+        end = c.write(height - 1, 0, other_clock(t, who, width, now, ui.ascii))
+        if model.connection is not ConnectionState.CONNECTED:
+            c.text(height - 1, end, " stopped: reconnecting", "class:clock.urgent")
         if turn is not None and turn.acted:
             c.text(3, col, "Sent; waiting for the server", "class:dim", room)
         elif pre := pre_action_text(ui):

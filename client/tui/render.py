@@ -46,8 +46,21 @@ MIN_SIDE = 24
 MAX_SIDE = 40
 
 
+def screen_time(model: ClientModel, ui: UiState, now: float) -> float:
+    """The time the screen's clocks show: ``now`` while connected; from the moment the
+    connection is lost, that moment (``ui.frozen_at``): nobody knows what the server's
+    clocks do meanwhile, and a clock counting on a dead connection misleads."""
+    if model.connection is ConnectionState.CONNECTED or model.me.role is None:
+        ui.frozen_at = None
+        return now
+    if ui.frozen_at is None:
+        ui.frozen_at = now
+    return ui.frozen_at
+
+
 def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
     """The screen above the bottom line, exactly ``height`` lines of ``width`` columns."""
+    now = screen_time(model, ui, now)
     if width <= 0 or height <= 0:
         return [[] for _ in range(max(0, height))]
     header = render_header(model, width, now)[: max(1, height - 1)]
@@ -72,8 +85,8 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
         body = render_lobby(model, ui, width, body_h, now)
     else:
         body = render_table_screen(model, ui, width, body_h, now)
-    if conn is ConnectionState.RECONNECTING:
-        body = banner_over(body, width, reconnecting_lines(model, width))
+    if conn is ConnectionState.RECONNECTING or (conn is ConnectionState.CONNECTING and model.me.role is not None):
+        body = banner_over(body, width, reconnecting_lines(model, ui, width))
     return [*header, *body]
 
 
@@ -100,13 +113,19 @@ def refused_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
     return out
 
 
-def reconnecting_lines(model: ClientModel, width: int) -> list[tuple[str, str]]:
+RECONNECTING_TITLE = "connection lost, reconnecting\u2026"
+"""The banner's first line, at once when the connection drops (the clocks stop with it)."""
+
+
+def reconnecting_lines(model: ClientModel, ui: UiState, width: int) -> list[tuple[str, str]]:
     reason = model.connection_reason or "connection lost"
     room = max(20, min(70, width - 6))
-    out = [("class:banner bold", "reconnecting...")]
+    title = RECONNECTING_TITLE.replace("\u2026", "...") if ui.ascii else RECONNECTING_TITLE
+    out = [("class:banner bold", title)]
     out += [("class:banner", line) for line in textwrap.wrap(reason, room)[:3]]
     out += [("class:banner", line) for line in textwrap.wrap(
-        "your seat is kept; if your clock runs out the server checks or folds for you", room)]
+        "the clocks shown are stopped; your seat is kept, and if your clock runs out "
+        "the server checks or folds for you", room)]
     return out
 
 

@@ -102,6 +102,8 @@ class UiState:
     quick_index: int = 0  # which quick size Tab picked last in the raise box
     prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens
+    frozen_at: float | None = None  # when the connection went down: the clocks stop there
+    lobby_scroll: int = 0  # first row of players the lobby shows
 
     def history_hand(self, count: int) -> int:
         """Which of ``count`` hands the history overlay shows: ``history_index`` if it is

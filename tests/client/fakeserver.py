@@ -33,11 +33,12 @@ class Peer:
         self.lines: list[bytes] = []
         self.seq = 0
         self.closed = trio.Event()
+        self.version = 1  # the protocol version lines are written in (a test may raise it)
 
     async def send(self, msg: m.ServerMessage, *, seq: int | None = None) -> None:
         """Send one message with the next seq (or the one given, to make a gap)."""
         self.seq = self.seq + 1 if seq is None else seq
-        await self.stream.send_all(encode(attrs.evolve(msg, seq=self.seq)) + b"\n")
+        await self.stream.send_all(encode(attrs.evolve(msg, seq=self.seq), self.version) + b"\n")
 
     async def receive(self, *, skip_pings: bool = False) -> m.ClientMessage:
         """The next message from the client (its keepalive pings skipped if asked)."""

@@ -10,8 +10,13 @@ from __future__ import annotations
 import argparse
 import re
 
+import attrs
+import trio
+import trio.testing
+
 from client import cli
 from client.model import ClientModel, ConnectionState
+from client.session import ClientSession
 from client.tui.canvas import plain
 from client.tui.director import parse_command
 from client.tui.layout import render_terminal
@@ -19,6 +24,7 @@ from client.tui.state import Confirm, InputMode, Notice, Overlay, PendingCommand
 from protocol import errors as E
 from protocol import messages as m
 from tests.client import scenes
+from tests.client.fakeserver import HELLO, fake_server, heads_up_snapshot, welcome
 from tests.client.scenes import NOW
 from tests.client.test_tui import FakeActions, press
 
@@ -126,3 +132,45 @@ def test_3_the_keys_still_act_under_an_overlay() -> None:
     ui.overlay = Overlay.HISTORY
     sent = press(model, "c", actions=FakeActions(ui=ui))
     assert [x for x in sent.sent if isinstance(x, m.Act)] == [m.Act(table=1, hand_no=17, action="call")]
+
+
+# -- 4. a dead server is said at once and the clocks stop --------------------------------
+
+
+async def test_4_a_server_that_dies_is_said_at_once_and_the_clocks_stop(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    hello = attrs.evolve(HELLO, versions=(1, 2))
+    async with fake_server() as (port, peers):
+        session = ClientSession("127.0.0.1", port, name="alice", backoff_initial=5.0, backoff_max=5.0)
+        ui = UiState()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.run)
+            peer = await peers.receive()
+            await peer.send(hello)
+            await peer.receive()
+            peer.version = 2
+            await peer.send(attrs.evolve(welcome(), version=2))
+            snapshot = attrs.evolve(heads_up_snapshot(), to_act=2)
+            await peer.send(snapshot)
+            await peer.send(m.Turn(table=1, hand_no=7, seat=2, player_id=3, deadline_ms=46_000, time_bank_ms=60_000))
+            with trio.fail_after(5):
+                while session.model.table is None or session.model.table.clock is None:
+                    await session.wait_changed()
+            start = trio.current_time()
+            screen = terminal(session.model, ui, now=start)
+            assert "bob to act · clock" in screen and "0:46" in screen, screen
+            await peer.close()  # what the kernel does for a server killed with kill -9
+            with trio.fail_after(2):
+                while session.model.connection is ConnectionState.CONNECTED:
+                    await session.wait_changed()
+            dropped = trio.current_time()
+            assert dropped - start < 2
+            screen = terminal(session.model, ui, now=dropped)
+            assert "connection lost, reconnecting…" in screen, screen
+            # Seconds later (the first retry not yet made) the clock still shows what it
+            # showed when the connection went, and says it is stopped.
+            later = terminal(session.model, ui, now=dropped + 4)
+            assert "connection lost, reconnecting…" in later
+            assert "0:46" in later and "stopped" in later, later
+            nursery.cancel_scope.cancel()

@@ -454,7 +454,7 @@ def test_reconnecting_keeps_the_table_under_a_banner() -> None:
     model = scenes.preflop()
     model.set_reconnecting("connection lost: reset by peer")
     text = screen(model)
-    assert "reconnecting..." in text
+    assert "connection lost, reconnecting…" in text
     assert "connection lost: reset by peer" in text
     assert "carol" in text  # the table is still there, dimmed
     assert "Your turn" not in text  # the turn in flight is void until resumed

@@ -29,6 +29,7 @@ from server.clock.state import (
     tables_state,
 )
 from server.house import House, Watcher
+from server.tournament import Phase
 
 log = logging.getLogger("hickory.clock")
 
@@ -85,7 +86,9 @@ class Feeds:
 
     def __init__(self, house: House) -> None:
         self.house = house
-        self.news = RoomNews()
+        # A clock that starts on a tournament under way (the server restarted) never heard
+        # of the moves before: the screen says so.
+        self.news = RoomNews(resumed=house.tournament.phase is not Phase.REGISTERING)
         self.tick = 0
         self.streams = 0  # open event streams, all feeds
         self.builds = 0  # states built since start (the bench checks one per feed per tick)

@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from poker.views import view_for
-from server.tournament.events import FinalTable, PlayerMoved, TableBroken
+from server.tournament.events import DirectorAction, FinalTable, PlayerMoved, TableBroken
 from server.tournament.floor import trophies
 from server.tournament.tournament import Phase, Tournament
 
@@ -52,12 +52,15 @@ class RoomNews:
     """The latest table news, kept for the screen (tournament events are gone once sent).
 
     Fed by the server's watcher hook with the tournament's events as they happen; news
-    from before a restart is not kept (the tournament keeps no record of balancing moves).
+    from before a restart is not kept (the tournament keeps no record of balancing moves),
+    so ``resumed`` (the tournament had started when the clock began listening) lets the
+    screen say so rather than "no moves yet".
     """
 
-    def __init__(self, keep: int = MOVES_KEPT) -> None:
+    def __init__(self, keep: int = MOVES_KEPT, *, resumed: bool = False) -> None:
         self.notes: deque[RoomNote] = deque(maxlen=keep)
         self.hands: dict[int, int] = {}  # table -> the number of its latest hand
+        self.resumed = resumed
 
     def hand(self, table_id: int, hand_no: int) -> None:
         """A table plays hand ``hand_no``: the tables view shows it between hands too."""
@@ -107,13 +110,13 @@ def _latest_announcements(t: Tournament, now: float) -> list[Json]:
     return out
 
 
-def _pause_reason(t: Tournament) -> str | None:
-    """The reason the director gave for the pause in force, if the clock is paused."""
+def _pause_record(t: Tournament) -> DirectorAction | None:
+    """The director's pause in force (its reason and when), if the clock is paused."""
     for record in reversed(t.audit_log):
         if record.action == "resume":
             return None
         if record.action == "pause":
-            return record.reason
+            return record
     return None
 
 
@@ -141,7 +144,8 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
     s = t.settings
     info = t.level_info(now)
     phase = t.state  # registering, running, paused, finished
-    paused_reason = _pause_reason(t) if t.paused else None
+    pause = _pause_record(t) if t.paused else None
+    paused_reason = pause.reason if pause is not None else None
     if context.halted and phase == "running":
         phase, paused_reason = "paused", "a technical problem: the director is on it"
     # A scheduled break (BREAK and its countdown), or a pause the director calls a break.
@@ -173,6 +177,11 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
         "next_level": {"number": info.level + 1, **_blinds(info.next_small_blind, info.next_big_blind)},
         "break_seconds_left": None if break_left is None else round(break_left, 1),
         "break_seconds": None if brk is None else round(brk.until - brk.began, 1),
+        # How long the director's pause has lasted (a "dinner break" has no end to count to).
+        "paused_seconds": None if pause is None or brk is not None else round(_ago(now, pause.at), 1),
+        # Tournament seconds played so far (pauses and breaks not counted).
+        "elapsed_seconds": round(t.clock.elapsed(now), 1) if started else None,
+        "held_tables": sorted(t.held_tables),
         **_next_break(t, info.seconds_left),
         "players": {"left": left, "registered": registered},
         "tables": len(t.tables),
@@ -185,6 +194,7 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
         "late_until": t.late_until if started and t.registration_open() else None,
         "deadline": context.deadline,
         "deadline_passed": t.deadline_passed,
+        "moves_before_restart_lost": news is not None and news.resumed,
         "moves": [] if news is None else [
             {"kind": n.kind, "ago": _ago(now, n.at), **n.data} for n in reversed(news.notes)
         ],

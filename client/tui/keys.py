@@ -119,6 +119,10 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     player = Condition(lambda: model.me.role == "player")
     director = Condition(lambda: model.me.role == "director")
     history_open = idle & Condition(lambda: ui.overlay is Overlay.HISTORY)
+    # The lobby scrolls as an overlay (l) and as the screen before a seat or after I am out.
+    lobby_open = idle & Condition(
+        lambda: ui.overlay is Overlay.LOBBY or (ui.overlay is None and model.table is None)
+    )
 
     def notice(text: str, tone: Tone = Tone.INFO) -> None:
         ui.say(text, tone, actions.now() + NOTICE_SECONDS)
@@ -436,6 +440,15 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         last = max(0, len(history_lines(hands[idx], ui.ascii)) - 5)
         ui.history_scroll = max(0, min(last, ui.history_scroll + steps[event.key_sequence[0].key]))
 
+    @kb.add("up", filter=lobby_open)
+    @kb.add("down", filter=lobby_open)
+    @kb.add("pageup", filter=lobby_open)
+    @kb.add("pagedown", filter=lobby_open)
+    def _scroll_lobby(event: KeyPressEvent) -> None:
+        steps: dict[Keys | str, int] = {Keys.Up: -1, Keys.Down: 1, Keys.PageUp: -10, Keys.PageDown: 10}
+        # The render keeps it within the list (it knows how many rows fit).
+        ui.lobby_scroll = max(0, ui.lobby_scroll + steps[event.key_sequence[0].key])
+
     @kb.add("?", filter=idle)
     def _help(event: KeyPressEvent) -> None:
         ui.help_topic = None
@@ -447,6 +460,7 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             ui.overlay = None
             return
         ui.overlay = Overlay.LOBBY
+        ui.lobby_scroll = 0
         actions.send(m.LobbyRequest())
 
     @kb.add("u", filter=idle)

@@ -13,7 +13,7 @@ from client.model.log import chips
 from client.tui.canvas import Canvas, Lines
 from client.tui.header import level_text
 from client.tui.side_panel import chat_lines, wrap_tail_styled
-from client.tui.state import UiState
+from client.tui.state import Overlay, UiState
 from protocol import messages as m
 
 
@@ -42,7 +42,15 @@ def lobby_player_line(p: m.LobbyPlayer) -> str:
     """One entrant: "#3 carol 10,000 T1/3 sitting out" (the id addresses any name)."""
     where = f"T{p.table}/{p.seat}" if p.table is not None else ""
     name = p.name if len(p.name) <= 12 else p.name[:11] + "~"
-    return f"{'#' + str(p.player_id):>4} {name:<12} {chips(p.chips):>7} {where:<6}{STATUS_WORDS[p.status]}"
+    return _columns(f"#{p.player_id}", name, chips(p.chips), where, STATUS_WORDS[p.status])
+
+
+def _columns(pid: str, name: str, amount: str, where: str, status: str) -> str:
+    return f"{pid:>4} {name:<12} {amount:>7} {where:<6} {status}".rstrip()
+
+
+LOBBY_HEADER = _columns("id", "name", "chips", "seat", "status")
+"""The players' column heads, in the same columns as ``lobby_player_line``."""
 
 
 def table_lines(lobby: m.Lobby) -> list[str]:
@@ -123,21 +131,34 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
         row += 1
     if lobby.tables:
         row += 1
-    c.text(row, 1, f"Players ({len(lobby.players)}): id name chips table/seat", "class:title", width - 2)
+    players = list(lobby.players)
+    c.text(row, 1, f"Players ({len(players)})", "class:title", width - 2)
     row += 1
     col_w = LOBBY_COL
     ncols = max(1, min(3, width // col_w))
-    avail = height - row - 1 - (chat_h + 1 if chat_h else 0)
-    players = list(lobby.players)
-    for i, p in enumerate(players[: max(0, avail) * ncols]):
-        r, k = row + i % max(1, avail), i // max(1, avail)
+    left = max(0, (width - ncols * col_w) // 2)
+    for k in range(ncols):
+        c.text(row, left + k * col_w, LOBBY_HEADER, "class:dim", col_w - 1)
+    row += 1
+    avail = max(1, height - row - 1 - (chat_h + 1 if chat_h else 0))
+    per_page = avail * ncols
+    # Up/Down scroll a line (a row of every column), as far as the last player.
+    last = max(0, -(-(len(players) - per_page) // ncols))
+    ui.lobby_scroll = max(0, min(ui.lobby_scroll, last))
+    first = ui.lobby_scroll * ncols
+    shown = players[first : first + per_page]
+    for i, p in enumerate(shown):
+        r, k = row + i % avail, i // avail
         style = "class:standing.me" if p.player_id == model.me.player_id else "class:lobby.player"
         if p.status == "eliminated":
             style += " class:dim"
-        x = k * col_w + max(0, (width - ncols * col_w) // 2)
-        c.text(r, x, lobby_player_line(p), style, col_w - 1)
-    if len(players) > avail * ncols and avail > 0:
-        c.center(row + avail, [("class:dim", f"... and {len(players) - avail * ncols} more")])
+        c.text(r, left + k * col_w, lobby_player_line(p), style, col_w - 1)
+    closes = "Esc or l closes" if ui.overlay is Overlay.LOBBY else ""
+    if len(shown) < len(players):
+        hint = f"players {first + 1}-{first + len(shown)} of {len(players)} · Up/Down PgUp/PgDn scroll"
+        c.center(row + avail, [("class:dim", " · ".join(x for x in (hint, closes) if x))])
+    elif closes:
+        c.center(height - 1 if not chat_h else row + avail, [("class:dim", closes)])
     if chat_h:
         top = height - chat_h
         c.text(top - 1, 1, "Chat and announcements", "class:title")

@@ -28,10 +28,7 @@ def wrap_tail(lines: Sequence[str], width: int, height: int, indent: str = "  ")
 def render_side_panel(model: ClientModel, ui: UiState, width: int, height: int) -> Lines:
     c = Canvas(width, height)
     inner = width - 1
-    tabs: StyleAndTextTuples = []
-    for p, label in tab_labels(model, ui, width):
-        tabs.append(("class:tab.active" if p is ui.panel else "class:tab", f" {label} "))
-    c.write(0, 0, tabs)
+    c.write(0, 0, tab_row(model, ui, width))
     body_h = height - 1
     if ui.panel is Panel.LOG:
         chat_h = min(6, body_h // 3) if model.chat else 0
@@ -62,16 +59,35 @@ def panels_for(model: ClientModel) -> list[Panel]:
     return [p for p in Panel if p is not Panel.CALLS or model.me.role == "director"]
 
 
-def tab_labels(model: ClientModel, ui: UiState, width: int) -> list[tuple[Panel, str]]:
-    """The tabs' labels; when they do not all fit, the others shrink to two letters (the
-    open calls' count always shows: a director must see a call waiting)."""
+STANDINGS_WORDS = ("Standings", "Places", "Ranks")
+"""The standings tab's name, the shorter ones for a narrow panel."""
+
+
+def tab_row(model: ClientModel, ui: UiState, width: int) -> StyleAndTextTuples:
+    """The tabs, the active one in reverse (and in brackets in ASCII mode, where a
+    terminal may show no reverse video), every label a whole word that fits ``width``.
+
+    Tried in turn: each label padded with a space either side; then one space between
+    labels; then a shorter word for the standings. The open calls' count always shows: a
+    director must see a call waiting."""
     calls = len(model.open_calls)
-    full = {Panel.LOG: "Log", Panel.CHAT: "Chat", Panel.STANDINGS: "Standings", Panel.CALLS: f"Calls {calls}"}
     panels = panels_for(model)
-    if sum(len(full[p]) + 2 for p in panels) <= width:
-        return [(p, full[p]) for p in panels]
-    short = {Panel.LOG: "Lo", Panel.CHAT: "Ch", Panel.STANDINGS: "St", Panel.CALLS: f"Ca{calls}"}
-    return [(p, full[p] if p is ui.panel else short[p]) for p in panels]
+    row: StyleAndTextTuples = []
+    for word in STANDINGS_WORDS:
+        labels = {Panel.LOG: "Log", Panel.CHAT: "Chat", Panel.STANDINGS: word, Panel.CALLS: f"Calls {calls}"}
+        for padded in (True, False):
+            row = []
+            for i, p in enumerate(panels):
+                active = p is ui.panel
+                label = f"[{labels[p]}]" if active and ui.ascii else labels[p]
+                if padded and not (active and ui.ascii):
+                    label = f" {label} "
+                elif not padded and i:
+                    row.append(("class:tab", " "))
+                row.append(("class:tab.active" if active else "class:tab", label))
+            if sum(len(text) for _, text in row) <= width:
+                return row
+    return row
 
 
 def log_style(line: str) -> str:

@@ -18,9 +18,18 @@ from client import cli
 from client.model import ClientModel, ConnectionState
 from client.session import ClientSession
 from client.tui.canvas import plain
-from client.tui.director import parse_command
+from client.tui.director import DirectorInputError, parse_command
 from client.tui.layout import render_terminal
-from client.tui.state import Confirm, InputMode, Notice, Overlay, PendingCommand, Tone, UiState
+from client.tui.state import (
+    Confirm,
+    InputMode,
+    Notice,
+    Overlay,
+    Panel,
+    PendingCommand,
+    Tone,
+    UiState,
+)
 from protocol import errors as E
 from protocol import messages as m
 from tests.client import scenes
@@ -174,3 +183,74 @@ async def test_4_a_server_that_dies_is_said_at_once_and_the_clocks_stop(
             assert "connection lost, reconnecting…" in later
             assert "0:46" in later and "stopped" in later, later
             nursery.cancel_scope.cancel()
+
+
+# -- 2. the director's console: the command line, the lobby, the tabs --------------------
+
+
+def test_2_the_command_line_keeps_what_is_typed_and_a_long_error_wraps_above_it() -> None:
+    model = scenes.preflop(role="director", turn=False)
+    ui = UiState()
+    ui.open_input(InputMode.DIRECTOR, "frobnicate now")
+    try:
+        parse_command("frobnicate now")
+    except DirectorInputError as exc:
+        ui.notice = Notice(text=str(exc), tone=Tone.ERROR, until=NOW + 10)
+    screen = terminal(model, ui)
+    assert screen.rstrip().split("\n")[-1] == "director> frobnicate now"
+    assert shows_whole(screen, ui.notice.text if ui.notice else "-"), screen
+    assert "reveal, help" in flowing(screen)
+
+
+def many_players(n: int, role: str = "director") -> ClientModel:
+    model = scenes.preflop(role=role, turn=False)
+    lobby = model.lobby
+    assert lobby is not None
+    players = tuple(attrs.evolve(lobby.players[i % 6], player_id=i + 1, name=f"p{i + 1}") for i in range(n))
+    model.apply(attrs.evolve(lobby, players=players), NOW)
+    return model
+
+
+def test_2_the_lobby_scrolls_to_its_last_player_at_80x24_and_says_how_to_close_it() -> None:
+    model = many_players(30)
+    ui = UiState()
+    screen = terminal(model, attrs.evolve(ui, overlay=Overlay.LOBBY))
+    assert "#30 p30" not in screen and "Up/Down" in screen and "Esc or l closes" in screen
+    actions = FakeActions(ui=ui)
+    press(model, "l", *["\x1b[B"] * 40, actions=actions)
+    assert ui.overlay is Overlay.LOBBY
+    screen = terminal(model, ui)
+    assert "#30 p30" in screen and "#1 p1 " not in screen, screen
+    press(model, *["\x1b[A"] * 40, actions=actions)
+    assert "#1 p1 " in terminal(model, ui)
+
+
+def test_2_the_lobby_heads_its_columns_over_its_columns() -> None:
+    model = many_players(6)
+    ui = UiState(overlay=Overlay.LOBBY)
+    lines = terminal(model, ui).split("\n")
+    head = next(line for line in lines if "chips" in line and "name" in line)
+    row = next(line for line in lines if "#2 p2" in line)
+    assert head.index("name") == row.index("p2")
+    assert head.index("chips") + len("chips") == row.index("10,000") + len("10,000")
+    assert head.index("seat") == row.index("T1/1")
+
+
+def test_2_the_panel_tabs_are_whole_words_at_80x24() -> None:
+    model = scenes.preflop(role="director", turn=False)
+    for ascii in (False, True):
+        ui = UiState(ascii=ascii)
+        top = terminal(model, ui).split("\n")[2]
+        tabs = top.split("|" if ascii else "│", 1)[1]
+        assert "Calls 0" in tabs and "Log" in tabs and "Chat" in tabs, tabs
+        assert not re.search(r"\b(Lo|Ch|St|Ca0)\b", tabs), tabs
+
+
+# -- 6. smaller ---------------------------------------------------------------------------
+
+
+def test_6_the_active_tab_is_marked_in_ascii_mode() -> None:
+    model = scenes.preflop(turn=False)
+    ui = UiState(ascii=True, panel=Panel.CHAT)
+    top = terminal(model, ui).split("\n")[2]
+    assert "[Chat]" in top and "[Log]" not in top

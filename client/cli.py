@@ -38,8 +38,10 @@ from client.deckcheck import DeckLog
 from client.deckfile import default_record_path, main_verify, recording_log
 from client.model import ClientModel, ConnectionState
 from client.pinning import KnownServers, TlsTrust
+from client.plain import main_plain
 from client.session import ClientSession
 from client.tui.app import create_application, note_server_message
+from client.tui.cards import with_four_colours
 from client.tui.state import UiState
 from protocol import errors as E
 from protocol import messages as m
@@ -317,6 +319,8 @@ class Client:
 async def run_client(args: argparse.Namespace, host: str, port: int, tokens: TokenStore) -> int:
     client = Client(args, host, port, tokens)
     app = create_application(client.model, client, client.now)
+    if getattr(args, "four_colour", False):
+        app.style = with_four_colours(app.style)
     client.app = app
     loop = asyncio.get_running_loop()
     trio_done: asyncio.Future[Any] = loop.create_future()
@@ -387,6 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="watch (a table, or the first one) without playing")
     p.add_argument("--director", metavar="SECRET", help="log in as the tournament director")
     p.add_argument("--ascii", action="store_true", help="plain letters for suits (As Kh), no symbols")
+    p.add_argument("--plain", action="store_true",
+                   help="line mode for screen readers and pipes: one line per event in words, "
+                   "commands typed (call, raise 800, fold; help lists them)")
+    p.add_argument("--four-colour", "--four-color", action="store_true", dest="four_colour",
+                   help="four-colour deck: spades black, hearts red, diamonds blue, clubs green "
+                   "(with --ascii the suit letters stay too)")
     p.add_argument("--no-confirm", action="store_true",
                    help="do not ask before going all in or quitting during a hand")
     p.add_argument("--deck-record", type=Path, metavar="FILE",
@@ -431,6 +441,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         host, port = parse_address(args.server, DEFAULT_TLS_PORT if args.tls else DEFAULT_PORT)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.plain:
+        if args.director is not None:
+            parser.error("--plain plays or watches; the director's console needs the full screen")
+        tls = tls_trust(args, host, port)
+        come_back = (come_back_command(host, port, args.name, args.password, tls=tls is not None)
+                     + " --plain" if args.name is not None else None)
+        return main_plain(args, host, port, TokenStore(args.token_file), config=config_dir(),
+                          refusal=lambda code, message: refusal_text(code, message, args),
+                          come_back=come_back, session_options={"tls": tls})
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("hickory: needs a terminal (stdin and stdout must be a TTY)", file=sys.stderr)
         return 2

@@ -373,10 +373,12 @@ def main_plain(
     config: Path | None = None,
     refusal: Refusal | None = None,
     come_back: str | None = None,
+    session_options: dict[str, object] | None = None,
 ) -> int:
-    """``hickory --plain``: run the plain client on stdin and stdout; the exit status."""
+    """``hickory --plain``: run the plain client on stdin and stdout; the exit status.
+    ``session_options`` go to the ``ClientSession`` as they are (the cli's ``tls``)."""
     client = PlainClient(args, host, port, tokens, _print_line, config=config, refusal=refusal,
-                         come_back=come_back)
+                         come_back=come_back, session_options=session_options)
     try:
         return trio.run(client.run, stdin_lines())
     except KeyboardInterrupt:

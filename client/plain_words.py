@@ -201,6 +201,9 @@ def cards_and_board(model: ClientModel) -> str:
     """My cards and the board, for the ``cards`` command."""
     t = model.table
     parts = []
+    if t is not None and t.street is None:
+        last = f": your last cards were {cards_words(t.your_cards)}" if t.your_cards else ""
+        return f"No hand is being played{last}."
     if t is not None and t.your_cards and model.my_seat is not None and model.my_seat.in_hand:
         mine = cards_words(t.your_cards)
         parts.append(f"Your cards: {mine}" + (", folded" if model.my_seat.folded else ""))

@@ -4,18 +4,50 @@ Cards arrive as protocol text (``"As"``, ``"Td"``). Hearts and diamonds are red,
 spades black; with ``ascii`` the suit stays a letter (``As``) for terminals or fonts
 without the symbols. Ten is shown as ``T`` in small cards (keeps every card two columns
 wide) and ``10`` in the large ones.
+
+Every card also carries its suit's own class (``card.spades`` ... ``card.clubs``), which
+the default style leaves alone; ``FOUR_COLOUR_STYLE`` (``hickory --four-colour``) colours
+them as a four-colour deck: spades black (the terminal's own colour on the felt), hearts
+red, diamonds blue, clubs green. It goes with ``--ascii`` too, so a colour-blind player
+can have both the colours and the suit letters.
 """
 
 from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.styles import BaseStyle, Style, merge_styles
 
 SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+SUIT_CLASSES = {"c": "card.clubs", "d": "card.diamonds", "h": "card.hearts", "s": "card.spades"}
 RED_SUITS = frozenset("hd")
+
+FOUR_COLOUR_STYLE = Style.from_dict(
+    {
+        "card.spades": "",
+        "card.hearts": "#dd0000",
+        "card.diamonds": "#4f7fff",
+        "card.clubs": "#22bb22",
+        "card.face card.spades": "bg:#eeeeee #000000",
+        "card.face card.hearts": "bg:#eeeeee #cc0000",
+        "card.face card.diamonds": "bg:#eeeeee #0033cc",
+        "card.face card.clubs": "bg:#eeeeee #007700",
+        "card.big card.spades": "bg:#eeeeee #000000",
+        "card.big card.hearts": "bg:#eeeeee #cc0000",
+        "card.big card.diamonds": "bg:#eeeeee #0033cc",
+        "card.big card.clubs": "bg:#eeeeee #007700",
+    }
+)
+"""The four-colour deck, merged over the client's style (its rules come later, so they win)."""
+
+
+def with_four_colours(style: BaseStyle | None) -> BaseStyle:
+    """``style`` with the four-colour deck over it (``hickory --four-colour``)."""
+    return merge_styles([style, FOUR_COLOUR_STYLE] if style is not None else [FOUR_COLOUR_STYLE])
 
 
 def suit_style(card: str) -> str:
-    return "class:card.red" if card[1] in RED_SUITS else "class:card.black"
+    colour = "class:card.red" if card[1] in RED_SUITS else "class:card.black"
+    return f"{colour} class:{SUIT_CLASSES[card[1]]}"
 
 
 def card_text(card: str, ascii: bool) -> str:

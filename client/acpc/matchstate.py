@@ -98,8 +98,12 @@ class HandView:
     def pos(self, seat: int) -> int | None:
         return self.seats.index(seat) if seat in self.seats else None
 
-    def action(self, seat: int, kind: str, amount: int, to: int) -> None:
-        """A Hickory ``action``: ``amount`` chips put in, ``to`` the seat's bet this round."""
+    def action(self, seat: int, kind: str, amount: int, to: int, *, echo: AcpcAction | None = None) -> None:
+        """A Hickory ``action``: ``amount`` chips put in, ``to`` the seat's bet this round.
+
+        ``echo``: the bot's own valid reply that this action carries out; it is shown as
+        the bot sent it (as the ACPC dealer echoes a valid action), whatever the chips it
+        became in Hickory after an earlier adjustment."""
         p = self.pos(seat)
         if p is None:
             self.notes.append(f"an action from seat {seat}, not dealt in: ignored")
@@ -144,8 +148,12 @@ class HandView:
                 )
         else:
             acpc = CALL
-        if acpc is CALL and kind == "fold":
+        if acpc == CALL and kind == "fold":
             self.notes.append(f"seat {seat}'s fold is shown as a call (ACPC sees nothing to call)")
+        if echo is not None and p == self.position and echo != acpc and b.is_valid(echo):
+            self.notes.append(f"seat {seat}'s {kind} (to {total} for the hand) carries out the bot's "
+                              f"{echo.text()}: shown as the bot sent it, not as {acpc.text()}")
+            acpc = echo
         b.apply(acpc)
 
     def board_dealt(self, street: str, board: Sequence[str]) -> None:
@@ -340,6 +348,9 @@ class AcpcSeat:
         self._started: m.HandStarted | None = None
         self._posted: dict[int, int] = {}  # blinds posted in the hand started, by seat
         self._turn = False  # Hickory's your_turn for the view's hand, not yet answered
+        # The bot's last valid reply and the Hickory action sent for it: when that action
+        # comes back from the server, the bot's own text is what it sees (``HandView.action``).
+        self._echo: tuple[int, AcpcAction, Action] | None = None
 
     def apply(self, msg: m.ServerMessage) -> list[Out]:
         out: list[Out] = []
@@ -366,10 +377,13 @@ class AcpcSeat:
         if view is None or getattr(msg, "hand_no", None) != view.hand_no:
             return out
         if isinstance(msg, m.Action):
-            view.action(msg.seat, msg.action, msg.amount, msg.to)
-            if msg.seat == view.seats[view.position]:
+            mine = msg.seat == view.seats[view.position]
+            echo = self._echo_of(msg) if mine else None
+            view.action(msg.seat, msg.action, msg.amount, msg.to, echo=echo)
+            if mine:
                 self._turn = False
                 self.awaiting = None
+                self._echo = None
         elif isinstance(msg, m.Board):
             view.board_dealt(msg.street, msg.board)
         elif isinstance(msg, m.Showdown):
@@ -379,6 +393,21 @@ class AcpcSeat:
         else:
             return out
         return self._flush(out)
+
+    def _echo_of(self, msg: m.Action) -> AcpcAction | None:
+        """The bot's reply that the seat's ``msg`` carries out, if it does: the same kind
+        of action (and for a bet or raise the same total) as the one the bridge sent."""
+        if self._echo is None or msg.automatic:
+            return None
+        hand_no, reply, sent = self._echo
+        if hand_no != msg.hand_no:
+            return None
+        raising = msg.action in ("bet", "raise", "all_in") and sent.amount is not None
+        if reply.kind == "r":
+            return reply if raising and msg.to == sent.amount else None
+        if reply.kind == "f":
+            return reply if msg.action == "fold" and sent.kind == "fold" else None
+        return reply if msg.action in ("check", "call") and sent.kind in ("check", "call") else None
 
     def _deal(self, msg: m.HoleCards) -> list[Out]:
         started = self._started
@@ -399,6 +428,7 @@ class AcpcSeat:
             hole=msg.cards, big_blind=started.big_blind,
         )
         self.sent = self.awaiting = None
+        self._echo = None
         self._turn = False
         out: list[Out] = [StartHand(msg.hand_no, game)]
         for p, seat in enumerate(seats):
@@ -467,4 +497,6 @@ class AcpcSeat:
             return None, [f"a reply to another state: ignored ({text[:80]!r})"]
         action, note = reply_to_action(parsed, view, legal)
         self.awaiting = None
+        valid = parsed is not None and view.betting.to_act() == view.position and view.betting.is_valid(parsed)
+        self._echo = (view.hand_no, parsed, action) if valid and parsed is not None else None
         return action, [f"hand #{view.hand_no}: {note} (reply {text[:80]!r})"] if note else []

@@ -135,7 +135,10 @@ def check_hands(server: RecordingServer, bridge: Bridge, player: Player, *, whol
         if not whole:
             continue
         assert is_final(truth, parse_matchstate(lines[-1])), (hand_no, lines[-1])
-        expected = states(truth, viewer)
+        # The bot's own valid reply is echoed as it sent it even where the plain translation
+        # of Hickory's record differs (the bridge notes it): such a hand is adjusted.
+        echoed_apart = any(h == hand_no and "shown as the bot sent it" in t for h, t in bridge.notes)
+        expected = None if echoed_apart else states(truth, viewer)
         if expected is None:
             counts["adjusted"] += 1
             assert hand_no in noted, f"hand {hand_no}: adjusted without a note: {lines}"

@@ -306,7 +306,12 @@ def _my_seed_problem(d: _Draw, player_id: int | None) -> str | None:
     if d.seeds is None or d.my_seed is None or player_id is None:
         return None
     mine = [s for s in d.seeds.seeds if s.player_id == player_id]
-    if not mine or mine[0].seed is None:
+    if not mine:
+        # The list names the seats dealt in: not there, this player is not dealt this hand
+        # (seated since it was planned, waiting to be dealt in). If they were dealt in all
+        # the same, the check of the cards says so ("the seed list names seats ...").
+        return None
+    if mine[0].seed is None:
         return "the seed this client sent is not in the seed list (too late?)"
     if mine[0].seed != d.my_seed:
         return "the server changed the seed this client sent"

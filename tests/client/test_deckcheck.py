@@ -18,7 +18,8 @@ import trio
 import trio.testing
 
 from client.bot import Bot
-from client.deckcheck import FAILED, OK, verify_entries
+import protocol.messages as m
+from client.deckcheck import FAILED, OK, DeckLog, verify_entries
 from tests.server.harness import fast_config, running
 
 Entry = dict[str, Any]
@@ -123,3 +124,24 @@ def test_only_the_last_tournament_in_a_record_is_checked(tmp_path_factory: Any) 
             msg["tournament"] = "0" * 16  # another tournament: nothing of it matches
     report = verify_entries(earlier + entries)
     assert not report.failed and len(report.checks) == len(verify_entries(entries).checks)
+
+
+def test_a_player_not_dealt_into_a_hand_is_not_warned_about_their_unused_seed() -> None:
+    """A player moved to a table waits to be dealt in; they answer its commitments all the
+    same, and the seed list (the seats dealt in) rightly leaves them out. Once, every such
+    hand logged "the seed this client sent is not in the seed list" (issue 23, defect 6)."""
+    log = DeckLog()
+    log.received(m.Welcome(id=None, version=2, role="player", player_id=7, name="carol",
+                           token=None, table=2, seat=3))
+    commit = "ab" * 32
+    log.received(m.DeckCommit(draw="deck", tournament="t" * 16, table=2, number=92, commit=commit,
+                              window_ms=500))
+    log.sent(m.ClientSeed(draw="deck", table=2, number=92, commit=commit, seed="cd" * 16))
+    others = (m.SeedEntry(seat=1, player_id=1, seed="01" * 16), m.SeedEntry(seat=2, player_id=2, seed=None))
+    assert log.received(m.SeedsReceived(draw="deck", table=2, number=92, commit=commit, hand_no=188,
+                                        seeds=others)) == []
+    late = (*others, m.SeedEntry(seat=3, player_id=7, seed=None))  # dealt in, seed too late
+    log.sent(m.ClientSeed(draw="deck", table=2, number=93, commit=commit, seed="cd" * 16))
+    [line] = log.received(m.SeedsReceived(draw="deck", table=2, number=93, commit=commit, hand_no=189,
+                                          seeds=late))
+    assert "not in the seed list (too late?)" in line

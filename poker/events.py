@@ -31,8 +31,20 @@ class HandStarted:
     big_blind_seat: int
     small_blind: int
     big_blind: int
-    stacks: tuple[tuple[int, int], ...]  # (seat, stack) before the blinds, in seat order
+    stacks: tuple[tuple[int, int], ...]  # (seat, stack) before the ante and blinds, in seat order
     carried_in: int
+    ante: int = 0  # the big-blind ante of this hand's level (0: none); AntePosted says what was paid
+
+
+@attrs.frozen(kw_only=True)
+class AntePosted:
+    """The big blind's ante for the table (TDA RP-11): posted before the blind, dead money
+    in the main pot, never part of the big blind's bet. A short big blind pays the ante
+    first (``amount`` may be less than the hand's ``ante``)."""
+
+    seat: int
+    amount: int
+    all_in: bool
 
 
 @attrs.frozen(kw_only=True)
@@ -116,6 +128,7 @@ class HandEnded:
 
 Event = (
     HandStarted
+    | AntePosted
     | BlindPosted
     | HoleCardsDealt
     | ActionTaken

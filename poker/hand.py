@@ -21,6 +21,7 @@ from .cards import Card
 from .evaluator import evaluate, strength7
 from .events import (
     ActionTaken,
+    AntePosted,
     BetsGathered,
     BlindPosted,
     BoardDealt,
@@ -85,6 +86,8 @@ class Hand:
     ``seats`` are ``(seat, stack)`` for every player dealt in (stack > 0), any order.
     ``deck`` is the shuffled deck; it is consumed from the front: hole cards one at a time
     from the left of the button, then a burn before each of the flop, turn and river.
+    ``ante`` is a big-blind ante (TDA RP-11, off when 0): the big blind posts it for the
+    table before the blind; it is dead money in the main pot, not part of any bet.
     """
 
     def __init__(
@@ -98,6 +101,7 @@ class Hand:
         deck: Sequence[Card],
         carried_in: int = 0,
         ruleset: Ruleset = Ruleset.HICKORY,
+        ante: int = 0,
     ) -> None:
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
@@ -107,11 +111,16 @@ class Hand:
             raise ValueError("two players in one seat")
         if not 0 < small_blind <= big_blind:
             raise ValueError("blinds must satisfy 0 < small blind <= big blind")
+        if ante < 0:
+            raise ValueError("an ante is 0 (none) or more")
         self.hand_no = hand_no
         self.small_blind = small_blind
         self.big_blind = big_blind
         self.ruleset = ruleset
         self.carried_in = carried_in
+        self.ante = ante
+        # The ante as posted (a short big blind may pay less): dead money in the main pot.
+        self.dead = 0
         self._deck = list(deck)
         self._next_card = 0  # the deck is read from the front; this is where it is up to
         self._players = [_Player(seat=s, stack=st) for s, st in sorted(seats)]
@@ -187,18 +196,20 @@ class Hand:
             if level > 0:
                 return [
                     Pot(
-                        amount=sum(p.committed for p in self._players) + self.carried_in,
+                        amount=sum(p.committed for p in self._players) + self.carried_in + self.dead,
                         eligible=tuple(p.seat for p in self._players if not p.folded),
                     )
                 ]
         live = {p.seat for p in self._players if not p.folded}
-        return build_pots({p.seat: p.committed for p in self._players}, live, self.carried_in)
+        return build_pots(
+            {p.seat: p.committed for p in self._players}, live, self.carried_in, dead=self.dead
+        )
 
     def total_chips(self) -> int:
         """Stacks + everything in the middle + carry: constant through a hand."""
         if self.result is not None:
             return sum(st for _, st in self.result.stacks) + self.result.carried_out
-        return sum(p.stack + p.committed for p in self._players) + self.carried_in
+        return sum(p.stack + p.committed for p in self._players) + self.carried_in + self.dead
 
     def min_raise_increment(self) -> int:
         if self.ruleset is Ruleset.HICKORY:
@@ -406,9 +417,16 @@ class Hand:
                 hand_no=self.hand_no, button=self.button,
                 small_blind_seat=self.small_blind_seat, big_blind_seat=self.big_blind_seat,
                 small_blind=self.small_blind, big_blind=self.big_blind,
-                stacks=self.starting_stacks, carried_in=self.carried_in,
+                stacks=self.starting_stacks, carried_in=self.carried_in, ante=self.ante,
             )
         )
+        if self.ante:
+            # The ante first, then what is left of the blind (TDA RP-11).
+            p = self._by_seat[self.big_blind_seat]
+            posted = min(self.ante, p.stack)
+            p.stack -= posted
+            self.dead = posted
+            self.events.append(AntePosted(seat=p.seat, amount=posted, all_in=p.stack == 0))
         for seat, blind, amount in (
             (self.small_blind_seat, "small", self.small_blind),
             (self.big_blind_seat, "big", self.big_blind),
@@ -596,6 +614,7 @@ class Hand:
         for p in self._players:
             p.committed = 0
         self.carried_in = 0
+        self.dead = 0
         self.carried_out = carried
         stacks = tuple((p.seat, p.stack) for p in self._players)
         self.result = HandResult(

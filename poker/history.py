@@ -22,6 +22,11 @@ pokerkit replays a call in such a hand as a smaller call. Those hands are writte
 are (with the no-choice check where pokerkit waits for one); ``tests/engine/test_referee.py``
 counts the ones pokerkit cannot replay, and docs/rules.md gives the figures.
 
+A big-blind ante is written as PHH's ``antes`` with the ante at the big blind's place
+(the same place as the big blind in ``blinds_or_straddles``, heads-up too: pokerkit
+reverses both lists alike), for pokerkit's state to replay with ante trimming off (the
+ante is dead money in the main pot, not part of the big blind's bet).
+
 Hidden information: a full history (``reveal_all=True``, the default for PHH) holds every
 hole card and is for the server's own records and game recall only. Anything sent to a
 person must be built with ``reveal_all=False`` and their ``viewer`` seat: then a hole card
@@ -40,6 +45,7 @@ from .actions import ActionKind, Ruleset
 from .cards import Card, cards_str
 from .events import (
     ActionTaken,
+    AntePosted,
     BetsGathered,
     BlindPosted,
     BoardDealt,
@@ -159,7 +165,10 @@ def to_phh(
         elif isinstance(e, HandEnded):
             ended = True
 
-    doc: dict[str, TomlValue] = {"variant": "NT", "antes": [0] * n}
+    antes = [0] * n
+    if start.ante:
+        antes[1] = start.ante  # the big blind's place (p2; heads-up p1, reversed by pokerkit)
+    doc: dict[str, TomlValue] = {"variant": "NT", "antes": antes}
     doc["blinds_or_straddles"] = [start.small_blind, start.big_blind] + [0] * (n - 2)
     doc["min_bet"] = start.big_blind
     doc["starting_stacks"] = [starting[s] for s in order]
@@ -204,6 +213,9 @@ def _no_choice_checks(events: Sequence[Event], start: HandStarted, order: Sequen
     if "big" not in blinds:
         return {}
     stacks = dict(start.stacks)
+    for a in events:
+        if isinstance(a, AntePosted):
+            stacks[a.seat] -= a.amount  # dead money: no part of the bet
     bets = dict.fromkeys(order, 0)
     for b in blinds.values():
         bets[b.seat] += b.amount
@@ -366,7 +378,9 @@ def to_text(
 
     head = (
         f"Hand #{start.hand_no} at table {info.table_id}, level {info.level} "
-        f"({_chips(start.small_blind)}/{_chips(start.big_blind)}), {info.ruleset} rules"
+        f"({_chips(start.small_blind)}/{_chips(start.big_blind)}"
+        + (f", big-blind ante {_chips(start.ante)}" if start.ante else "")
+        + f"), {info.ruleset} rules"
     )
     if info.event:
         head = f"{info.event}: {head}"
@@ -389,7 +403,10 @@ def to_text(
     dealt_line_done = False  # pragma: no mutate
     showdown_line_done = False  # pragma: no mutate
     for e in events:
-        if isinstance(e, BlindPosted):
+        if isinstance(e, AntePosted):
+            line = f"{name(e.seat)} posts the ante {_chips(e.amount)} for the table"
+            lines.append(line + (" and is all-in" if e.all_in else ""))
+        elif isinstance(e, BlindPosted):
             line = f"{name(e.seat)} posts the {e.blind} blind {_chips(e.amount)}"
             lines.append(line + (" and is all-in" if e.all_in else ""))
         elif isinstance(e, HoleCardsDealt):

@@ -5,6 +5,8 @@ Pots are built from each player's total contribution this hand: every distinct a
 level cuts a side pot. Chips carried from an earlier hand's split join the main pot.
 An odd chip that cannot be split stays in the pot for the next hand (rulebook, THE
 SHOWDOWN): ``split`` returns it as the remainder rather than giving it to anyone.
+A big-blind ante is dead money (TDA RP-11): it belongs to no player's contribution, so
+every live player may win it, the big blind included when the ante was all they had.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ class Pot:
 
 
 def build_pots(
-    committed: Mapping[int, int], live: Set[int], carried_in: int = 0
+    committed: Mapping[int, int], live: Set[int], carried_in: int = 0, *, dead: int = 0
 ) -> list[Pot]:
     """Pots from each seat's chips in this hand; ``live`` are the seats not folded.
 
@@ -33,6 +35,10 @@ def build_pots(
     of a bet is returned first), but for any other caller such a slice goes to the live
     players who put in the most, and chips in with no live contribution at all to every
     live player: no chip is ever orphaned (``tests/engine/test_pots.py``).
+
+    ``dead`` (the ante) joins the main pot, which every live player is in; when a live
+    player put nothing in beyond it (a big blind all-in on the ante), it is a pot of its
+    own before the others, for all the live players (as pokerkit builds it).
     """
     levels = sorted({c for s, c in committed.items() if s in live and c > 0})
     pots: list[Pot] = []
@@ -42,6 +48,11 @@ def build_pots(
         eligible = tuple(sorted(s for s in live if committed.get(s, 0) >= level))
         pots.append(Pot(amount=amount, eligible=eligible))
         previous = level
+    if dead:
+        if pots and len(pots[0].eligible) == len(live):
+            pots[0] = Pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
+        else:
+            pots.insert(0, Pot(amount=dead, eligible=tuple(sorted(live))))
     leftover = sum(max(0, c - previous) for c in committed.values())
     if leftover:
         if pots:

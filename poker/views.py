@@ -44,6 +44,7 @@ class HandView:
     seats: tuple[SeatView, ...]
     legal: LegalActions | None  # only when the viewer is the one to act
     over: bool
+    ante: int = 0  # the big-blind ante as posted this hand (dead money, in the pots)
 
     def seat(self, seat: int) -> SeatView:
         return next(s for s in self.seats if s.seat == seat)
@@ -88,4 +89,5 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         seats=tuple(seats),
         legal=legal,
         over=hand.is_over,
+        ante=hand.dead if not hand.is_over else 0,
     )

@@ -22,7 +22,7 @@ from poker.cards import card_str, parse_card
 _TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
-        ev.HandStarted, ev.BlindPosted, ev.HoleCardsDealt, ev.ActionTaken, ev.BoardDealt,
+        ev.HandStarted, ev.AntePosted, ev.BlindPosted, ev.HoleCardsDealt, ev.ActionTaken, ev.BoardDealt,
         ev.UncalledBetReturned, ev.BetsGathered, ev.HandShown, ev.PotAwarded, ev.HandEnded,
     )
 }
@@ -56,6 +56,8 @@ def event_from_json(text: str) -> ev.Event:
     cls = _TYPES[data.pop("type")]
     kwargs: dict[str, Any] = {}
     for field in attrs.fields(cls):
+        if field.name not in data and field.default is not attrs.NOTHING:
+            continue  # a field added since the row was stored (HandStarted.ante): its default
         value = data[field.name]
         if field.name in _CARD_FIELDS:
             value = tuple(parse_card(c) for c in value)

@@ -34,6 +34,10 @@ Where pokerkit's rules are not ours, the referee says so and does exactly this:
   differ in size. Such hands are replayed too; many still agree (the uncalled part goes
   back), and those that do not are skipped, counted, and asserted to be rare and to be
   short-big-blind hands only.
+- A big-blind ante (issue 27): written as PHH ``antes`` and replayed with pokerkit's ante
+  trimming off, so the ante is dead money in the main pot as in our engine. Every ante hand
+  whose big blind covered the ante and the blind must agree to the chip; a big blind short
+  of both is a short big blind as above.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from pokerkit.notation import parse_action
 
 from poker.actions import Ruleset
 from poker.cards import shuffled_deck
-from poker.events import ActionTaken, BlindPosted, HandShown, PotAwarded
+from poker.events import ActionTaken, AntePosted, BlindPosted, HandShown, PotAwarded
 from poker.hand import Hand
 from poker.history import HandInfo, to_phh
 from poker.levels import level_at
@@ -58,6 +62,7 @@ from poker.policy import random_action
 
 HANDS = 1100  # per ruleset; at least 1,000 must be compared to the chip
 MAX_SHORT_BB_SKIPS = 0.03  # of all hands
+MAX_SHORT_BB_SKIPS_ANTES = 0.05  # a big blind short of ante and blind is more common
 
 # Everything automatic except what the history says: hole and board cards, player
 # actions and shown hands. Card burning is done by the replay (before each board).
@@ -137,9 +142,10 @@ def stacks_agree(hand: Hand, replay: Replay, order: Sequence[int]) -> str | None
     return None
 
 
-def random_hand(rng: random.Random, ruleset: Ruleset, hand_no: int) -> Hand:
+def random_hand(rng: random.Random, ruleset: Ruleset, hand_no: int, *, antes: bool = False) -> Hand:
     """A hand of 2-9 players with mixed stacks (some short, so all-ins and side pots
-    happen), played to the end with the random policy."""
+    happen), played to the end with the random policy; with ``antes``, a big-blind ante
+    of the big blind."""
     n = rng.randint(2, 9)
     seats = sorted(rng.sample(range(1, 10), n))
     small_blind, big_blind = level_at(rng.randrange(10))
@@ -156,6 +162,7 @@ def random_hand(rng: random.Random, ruleset: Ruleset, hand_no: int) -> Hand:
     hand = Hand(
         hand_no=hand_no, seats=stacks, button=rng.choice(seats), small_blind=small_blind,
         big_blind=big_blind, deck=shuffled_deck(rng), ruleset=ruleset,
+        ante=big_blind if antes else 0,
     )
     while not hand.is_over:
         legal = hand.legal_actions()
@@ -190,16 +197,19 @@ def features(hand: Hand) -> set[str]:
         found.add("heads-up")
     if any(isinstance(e, PotAwarded) and e.hand_name is None for e in hand.events):
         found.add("won without showdown")
+    if any(isinstance(e, AntePosted) for e in hand.events):
+        found.add("ante")
     return found
 
 
+@pytest.mark.parametrize("antes", [False, True], ids=["no ante", "big-blind ante"])
 @pytest.mark.parametrize("ruleset", [Ruleset.STANDARD, Ruleset.HICKORY])
-def test_pokerkit_replays_our_hands_to_the_same_final_stacks(ruleset: Ruleset) -> None:
-    rng = random.Random(f"referee {ruleset}")
+def test_pokerkit_replays_our_hands_to_the_same_final_stacks(ruleset: Ruleset, antes: bool) -> None:
+    rng = random.Random(f"referee {ruleset}" + (" antes" if antes else ""))
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     for hand_no in range(1, HANDS + 1):
-        hand = random_hand(rng, ruleset, hand_no)
+        hand = random_hand(rng, ruleset, hand_no, antes=antes)
         info = HandInfo(table_id=1, level=1, ruleset=ruleset)
         text = to_phh(hand.events, info)
         short = short_big_blind(hand)
@@ -228,13 +238,13 @@ def test_pokerkit_replays_our_hands_to_the_same_final_stacks(ruleset: Ruleset) -
     skipped = sum(v for k, v in counts.items() if k.startswith("skipped"))
     print(f"\nreferee {ruleset}: {dict(counts)}")
     assert counts["compared"] >= 1000
-    assert skipped <= MAX_SHORT_BB_SKIPS * HANDS
+    assert skipped <= (MAX_SHORT_BB_SKIPS_ANTES if antes else MAX_SHORT_BB_SKIPS) * HANDS
     assert counts["odd-chip hands"] < 0.05 * HANDS
     assert counts["no-choice checks"] >= 1  # the case was exercised
     expected = {
         "fold", "check", "call", "bet", "raise", "all-in", "side pot", "split", "odd chip",
         "showdown", "heads-up", "won without showdown",
-    }
+    } | ({"ante"} if antes else set())
     assert expected <= seen, f"the referee never saw {expected - seen}"
 
 

@@ -171,9 +171,10 @@ class Table:
 
     def start_hand(
         self, *, hand_no: int, deck: Sequence[Card], small_blind: int, big_blind: int,
-        button: int | None = None,
+        button: int | None = None, ante: int = 0,
     ) -> Hand:
-        """Deal the next hand. ``button`` overrides the moving button (first hand, restore)."""
+        """Deal the next hand. ``button`` overrides the moving button (first hand, restore);
+        ``ante`` is the level's big-blind ante (0: none)."""
         self._check_idle()
         if button is None:
             dealt, button, _, _ = self.deal_plan()
@@ -189,6 +190,7 @@ class Table:
         self.hand = Hand(
             hand_no=hand_no, seats=players, button=self.button, small_blind=small_blind,
             big_blind=big_blind, deck=deck, carried_in=self.carry, ruleset=self.ruleset,
+            ante=ante,
         )
         self.carry = 0
         self.last_big_blind = self.seats[self.hand.big_blind_seat].player_id

@@ -23,6 +23,7 @@ from .errors import TournamentError
 
 Schedule = tuple[tuple[int, int], ...]
 Breaks = tuple[tuple[int, int], ...]  # (after level N, numbered from 1; minutes), by level
+Antes = tuple[int, ...]  # the big-blind ante of each level of the schedule (issue 27)
 
 # The bounds of every option (docs/director.md lists them): wide enough for any real night,
 # narrow enough that no value can overflow a message (times go out in milliseconds, chips
@@ -84,6 +85,42 @@ def _check_schedule(_: Any, __: Any, schedule: Schedule) -> None:
                 "level by level (a higher big blind, a small blind no lower)"
             )
         previous = (sb, bb)
+
+
+def _to_antes(value: Iterable[int]) -> Antes:
+    """Antes as whole numbers of chips, one per level of the schedule (checked with it)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TournamentError(f"antes are a list of chips, one per level, not {value!r}")
+    out = tuple(value)
+    if len(out) > MAX_LEVELS:
+        raise TournamentError(f"at most {MAX_LEVELS} antes, one per level")
+    for i, ante in enumerate(out, start=1):
+        if not is_whole(ante) or not 0 <= ante <= MAX_CHIPS:
+            raise TournamentError(f"the ante of level {i} is 0 to {MAX_CHIPS} whole chips, not {ante!r}")
+    return out
+
+
+def split_levels(levels: Iterable[Iterable[int]]) -> tuple[Schedule, Antes]:
+    """A schedule written as ``(small blind, big blind)`` or ``(small blind, big blind, ante)``
+    levels (``100/200/200``): the blinds, and the antes when any level gives one (a level
+    without one has none). Refused with the first thing wrong, as ``_to_schedule`` does."""
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise TournamentError(f"a blind schedule is a list of (small blind, big blind) levels, not {levels!r}")
+    pairs: list[tuple[int, ...]] = []
+    antes: list[int] = []
+    for i, level in enumerate(levels, start=1):
+        if i > MAX_LEVELS:
+            raise TournamentError(f"a blind schedule has at most {MAX_LEVELS} levels (the blinds double after the last)")
+        if isinstance(level, (str, bytes)) or not isinstance(level, Iterable):
+            raise TournamentError(f"level {i} is (small blind, big blind[, ante]), not {level!r}")
+        values = tuple(level)
+        if len(values) == 3:
+            pairs.append(values[:2])
+            antes.append(values[2])
+        else:
+            pairs.append(values)
+            antes.append(0)
+    return _to_schedule(pairs), (_to_antes(antes) if any(a != 0 for a in antes) else ())
 
 
 def _to_breaks(value: Iterable[Iterable[int]]) -> Breaks:
@@ -148,6 +185,11 @@ def _seats(_: Any, __: Any, value: object) -> None:
         raise TournamentError(f"seats per table must be 2 to 10, not {value!r}")
 
 
+def _flag(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, bool):
+        raise TournamentError(f"{attribute.name} is on (true) or off (false), not {value!r}")
+
+
 def _ruleset(value: object) -> Ruleset:
     try:
         return Ruleset(value)  # type: ignore[arg-type]  # any value: a bad one is refused below
@@ -191,6 +233,17 @@ class Settings:
     )
     deadline: float | None = attrs.field(default=None, validator=_deadline)
     breaks: Breaks = attrs.field(default=(), converter=_to_breaks)
+    # The big-blind ante (TDA RP-11, issue 27): off unless the director turns it on or writes
+    # antes into the schedule. On, each level's ante is ``antes`` (one per level of the
+    # schedule), or the level's big blind when the schedule names none.
+    big_blind_ante: bool = attrs.field(default=False, validator=_flag)
+    antes: Antes = attrs.field(default=(), converter=_to_antes)
+
+    def __attrs_post_init__(self) -> None:
+        if self.antes and len(self.antes) != len(self.schedule):
+            raise TournamentError(
+                f"{len(self.antes)} antes for a schedule of {len(self.schedule)} levels: give one per level"
+            )
 
     @property
     def by_hands(self) -> bool:
@@ -211,6 +264,17 @@ class Settings:
             if after == level:
                 return minutes
         return None
+
+    def ante(self, index: int) -> int:
+        """The big-blind ante of the level with 0-based ``index`` (0: none). Past the end of
+        the schedule it doubles with the blinds (at most ``MAX_CHIPS``)."""
+        if not self.big_blind_ante:
+            return 0
+        if not self.antes:
+            return self.blinds(index)[1]
+        if index < len(self.antes):
+            return self.antes[index]
+        return min(self.antes[-1] * 2 ** (index - len(self.antes) + 1), MAX_CHIPS)
 
     def blinds(self, index: int) -> tuple[int, int]:
         """(small blind, big blind) of the level with 0-based ``index``; doubling past the end

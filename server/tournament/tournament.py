@@ -139,6 +139,8 @@ class LevelInfo:
     running: bool
     seconds_left: float | None  # levels by time
     hands_left: int | None  # levels by hands
+    ante: int = 0  # the big-blind ante of this level (0: none)
+    next_ante: int = 0
 
 
 class Tournament:
@@ -187,6 +189,11 @@ class Tournament:
         return self.settings.blinds(self.clock.index)
 
     @property
+    def ante(self) -> int:
+        """The big-blind ante the next hand dealt will use (0: none)."""
+        return self.settings.ante(self.clock.index)
+
+    @property
     def paused(self) -> bool:
         return self.phase is Phase.RUNNING and not self.clock.running
 
@@ -211,13 +218,15 @@ class Tournament:
     def level_info(self, now: float) -> LevelInfo:
         sb, bb = self.blinds
         # At the last level (blinds at most MAX_CHIPS) the next blinds are the same.
-        nsb, nbb = self.settings.blinds(min(self.clock.index + 1, self.settings.last_level))
+        following = min(self.clock.index + 1, self.settings.last_level)
+        nsb, nbb = self.settings.blinds(following)
         hpl = self.settings.hands_per_level
         return LevelInfo(
             level=self.level, small_blind=sb, big_blind=bb,
             next_small_blind=nsb, next_big_blind=nbb, running=self.clock.running,
             seconds_left=None if hpl else self.clock.remaining(now, self.settings.level_seconds),
             hands_left=self.clock.hands_left(hpl, len(self.tables)) if hpl else None,
+            ante=self.ante, next_ante=self.settings.ante(following),
         )
 
     def name_of(self, player_id: str) -> str:
@@ -476,7 +485,8 @@ class Tournament:
         table.ruleset = self.settings.ruleset
         cards = list(deck) if deck is not None else shuffled_deck(self.rng)
         self.hands_dealt += 1
-        hand = table.start_hand(hand_no=self.hands_dealt, deck=cards, small_blind=sb, big_blind=bb)
+        hand = table.start_hand(hand_no=self.hands_dealt, deck=cards, small_blind=sb, big_blind=bb,
+                                ante=self.ante)
         self._hands_at[table_id] = self._hands_at.get(table_id, 0) + 1
         self._hand_settings[table_id] = self.settings
         self._hand_level[table_id] = self.level

@@ -460,8 +460,8 @@ def status_words(model: ClientModel, typist: Typist) -> str:
     if t.to_act is not None:
         parts.append(f"{t.name_of(t.to_act)} to act")
     else:
-        parts.append("Waiting")
+        parts.append("Waiting for the others")
     parts.append(pot_words(t))
     if typist.pre_action is not None:
-        parts.append("queued: " + {"check_fold": "check or fold", "call_any": "call any"}[typist.pre_action])
+        parts.append("Queued: " + {"check_fold": "check or fold", "call_any": "call any"}[typist.pre_action])
     return ". ".join(parts) + "."

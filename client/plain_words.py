@@ -287,9 +287,7 @@ def _table_sentences(model: ClientModel, t: TableModel, msg: m.ServerMessage) ->
         pot = f" {pot_words(t)}." if msg.amount else ""  # a check or a fold leaves it as it was
         return [f"{action_words(model, t, msg)}.{pot}"]
     if isinstance(msg, m.Board):
-        new = {"flop": msg.board[:3], "turn": msg.board[3:4], "river": msg.board[4:5]}.get(
-            msg.street, msg.board)
-        return [f"{msg.street.capitalize()}: {cards_words(new)}. {pot_words(t)}."]
+        return [f"{msg.street.capitalize()}: {cards_words(msg.cards)}. {pot_words(t)}."]
     if isinstance(msg, m.Showdown):
         shown = msg.hand_detail or msg.hand_name
         what = f": {shown[0].lower()}{shown[1:]}" if shown else ""

@@ -298,7 +298,8 @@
       : `${num(s.players.left)} / ${num(s.players.registered)}`);
     $("players-sub").textContent = phase === "registering" ? "registered" : "left of registered";
     setText("avg", num(s.average_stack));
-    $("avg-bb").textContent = s.average_bb === null ? "" : `${s.average_bb.toFixed(1)} big blinds`;
+    $("avg-bb").textContent = s.average_bb === null ? ""
+      : `${s.average_bb >= 100 ? num(s.average_bb) : s.average_bb.toFixed(1)} big blinds`;
     setText("chips", num(s.chips_in_play));
     $("tables").textContent = `${plural(s.tables, "table")} · ${plural(s.hands, "hand")}`;
 
@@ -452,20 +453,30 @@
     const rows = el("table");
     for (const p of t.seats) {
       const tr = el("tr", p.folded ? "folded" : p.to_act ? "to-act" : "");
-      const name = el("td", "who clamp", p.name);  // a long name is shortened, whole in the standings
-      if (t.button === p.seat) name.append(el("span", "tag button", "D"));
-      if (p.all_in) name.append(el("span", "tag allin", "all in"));
+      // A long name is shortened (it is whole in the standings); its tags never are.
+      const line = el("div", "who-line");
+      line.append(el("span", "name clamp", p.name));
+      if (t.button === p.seat) line.append(el("span", "tag button", "D"));
+      if (p.all_in) line.append(el("span", "tag allin", "all in"));
       // Away and sitting out matter while there is play; after the end, nobody is.
-      if (!finished && p.status === "away") name.append(el("span", "tag away", "away"));
-      if (!finished && p.status === "sitting_out") name.append(el("span", "tag away", "sitting out"));
-      tr.append(el("td", "seat", String(p.seat)), name,
-        el("td", "bet", p.bet ? `bet ${num(p.bet)}` : ""), el("td", "num", num(p.stack)));
+      if (!finished && p.status === "away") line.append(el("span", "tag away", "away"));
+      if (!finished && p.status === "sitting_out") line.append(el("span", "tag away", "sitting out"));
+      const name = el("td", "who");
+      name.append(line);
+      tr.append(el("td", "seat", String(p.seat)), name);
+      if (t.in_hand) tr.append(el("td", "bet", p.bet ? `bet ${num(p.bet)}` : ""));  // only while bets are out
+      tr.append(el("td", "num", num(p.stack)));
       rows.append(tr);
     }
     for (const w of t.waiting) {
       const tr = el("tr", "folded");
-      tr.append(el("td", "seat", String(w.seat)), el("td", "who clamp", `${w.name} (arriving)`),
-        el("td", "bet", ""), el("td", "num", num(w.stack)));
+      const line = el("div", "who-line");
+      line.append(el("span", "name clamp", `${w.name} (arriving)`));
+      const name = el("td", "who");
+      name.append(line);
+      tr.append(el("td", "seat", String(w.seat)), name);
+      if (t.in_hand) tr.append(el("td", "bet", ""));
+      tr.append(el("td", "num", num(w.stack)));
       rows.append(tr);
     }
     card.append(rows);

@@ -35,7 +35,7 @@ import attrs
 import trio
 
 from client.acpc.gamedef import GameDef
-from client.acpc.matchstate import AcpcSeat, EndHand, Line, Note, Out, SelfAct, StartHand
+from client.acpc.matchstate import AcpcSeat, EndHand, Line, Note, Out, PlayedFor, SelfAct, StartHand
 from client.model import ConnectionState
 from client.session import ClientSession, SessionClosed, SessionRefused
 from poker.actions import Action
@@ -192,6 +192,7 @@ class Bridge:
         game_dir: str | Path | None = None,
         bot_output: str | Path | None = None,
         transcript: str | Path | None = None,
+        bot_game: GameDef | None = None,
         version_timeout: float = 10.0,
         connect_timeout: float = 30.0,
         exit_grace: float = 3.0,
@@ -217,7 +218,10 @@ class Bridge:
             host, port, name=None if token else name, password=password, token=token,
             on_message=self._on_message, **session_options,  # type: ignore[arg-type]
         )
-        self.core = AcpcSeat()
+        self.core = AcpcSeat(bot_game)
+        self.bot_game = bot_game
+        self.shown = 0  # hands the bot was shown
+        self.played_for: list[tuple[int, str]] = []  # hands its game file cannot express: (hand, why)
         self.ready = trio.Event()
         self.link: BotLink | None = None
         self.notes: list[tuple[int | None, str]] = []
@@ -275,7 +279,12 @@ class Bridge:
                 self._current.lines.append(out.text)
             if link is not None:
                 link.send(out.text)
+        elif isinstance(out, PlayedFor):
+            self.played_for.append((out.hand_no, out.why))
+            self._note(out.hand_no, f"hand #{out.hand_no}: played for the bot, which does not see it "
+                                    f"(its game file cannot express it: {out.why})")
         elif isinstance(out, StartHand):
+            self.shown += 1
             self.hand_lines = []
             await self._start_hand(out.hand_no, out.game)
         elif isinstance(out, EndHand):
@@ -289,7 +298,8 @@ class Bridge:
             if hand is self._current:
                 self._current = None
         elif isinstance(out, SelfAct):
-            self._note(out.hand_no, out.reason + (": checking or calling" if out.call else ": checking or folding"))
+            self._note(out.hand_no, out.reason + (": checking or calling" if out.call else ": checking or folding"),
+                       level=logging.INFO if out.expected else logging.WARNING)
             await self._self_act(out.call)
         elif isinstance(out, Note):
             self._note(out.hand_no, out.text, level=logging.INFO)

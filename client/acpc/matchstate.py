@@ -36,6 +36,7 @@ from typing import Literal
 import attrs
 
 from client.acpc.betting import CALL, FOLD, AcpcAction, Betting
+from client.acpc.botgame import hand_differences
 from client.acpc.gamedef import BOARD_CARDS, GameDef, game_for_hand
 from poker.actions import Action, LegalActions
 from protocol import messages as m
@@ -47,6 +48,7 @@ __all__ = [
     "Line",
     "Note",
     "Out",
+    "PlayedFor",
     "SelfAct",
     "StartHand",
     "parse_reply",
@@ -320,6 +322,16 @@ class SelfAct:
     call: bool
     reason: str
     hand_no: int | None = None
+    expected: bool = False  # a hand played for the bot (already said once): no warning each turn
+
+
+@attrs.frozen
+class PlayedFor:
+    """A hand the bot is not shown (its game file cannot express it): the bridge checks or
+    folds for the seat at every turn of it. ``why``: how the hand differs from the bot's game."""
+
+    hand_no: int
+    why: str
 
 
 @attrs.frozen
@@ -330,7 +342,7 @@ class Note:
     hand_no: int | None = None
 
 
-Out = StartHand | Line | EndHand | SelfAct | Note
+Out = StartHand | Line | EndHand | SelfAct | PlayedFor | Note
 
 
 class AcpcSeat:
@@ -338,10 +350,14 @@ class AcpcSeat:
 
     ``view`` is the hand being played (None between hands, or when the bridge has no
     ACPC view of it: joined or resynchronised in the middle). ``awaiting`` is the line the
-    bot is to answer, if any.
+    bot is to answer, if any. ``bot_game``: the game file the bot runs with, if it trusts
+    one (the one-connection mode): only hands whose game is exactly that are shown; the
+    others are played for it (``PlayedFor``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, bot_game: GameDef | None = None) -> None:
+        self.bot_game = bot_game
+        self._played_for: int | None = None  # the hand being played for the bot
         self.view: HandView | None = None
         self.awaiting: str | None = None
         self.sent: str | None = None
@@ -423,6 +439,11 @@ class AcpcSeat:
             return [Note(f"hand #{msg.hand_no}: no ACPC game for it ({exc})", msg.hand_no)]
         if msg.seat not in seats:
             return [Note(f"hand #{msg.hand_no}: seat {msg.seat} is not dealt in", msg.hand_no)]
+        if self.bot_game is not None:
+            differences = hand_differences(self.bot_game, game)
+            if differences:
+                self._played_for = msg.hand_no
+                return [PlayedFor(msg.hand_no, "; ".join(differences))]
         self.view = HandView(
             hand_no=msg.hand_no, game=game, seats=seats, position=seats.index(msg.seat),
             hole=msg.cards, big_blind=started.big_blind,
@@ -443,6 +464,8 @@ class AcpcSeat:
     def _your_turn(self, msg: m.YourTurn) -> list[Out]:
         view = self.view
         if view is None or view.hand_no != msg.hand_no:
+            if self._played_for == msg.hand_no:
+                return [SelfAct(False, f"hand #{msg.hand_no}: played for the bot", msg.hand_no, expected=True)]
             return [SelfAct(False, f"hand #{msg.hand_no}: no ACPC view of this hand", msg.hand_no)]
         self._turn = True
         if view.betting.round == view.street:

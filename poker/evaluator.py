@@ -22,12 +22,30 @@ from collections.abc import Callable, Sequence
 from enum import IntEnum
 
 import attrs
-from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
 
 from .cards import RANK_NAMES, RANK_PLURALS, RANKS, Card, card_str
 from .strengths import STRENGTH
 
+try:
+    from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
+
+    COMPILED = True
+except ImportError:
+    # The client a server hands out runs on a bare Python (server/share.py): the same
+    # numbers in plain Python (poker/pure_strength.py), as phevaluator's ranks so that
+    # everything below stays one path.
+    from .pure_strength import pure_strength
+
+    COMPILED = False
+    _RANK_OF = {value: rank for rank, value in enumerate(STRENGTH) if rank}
+
+    def evaluate_5cards(*cards: int) -> int:
+        return _RANK_OF[pure_strength(cards)]
+
+    evaluate_6cards = evaluate_7cards = evaluate_5cards
+
 __all__ = [
+    "COMPILED",
     "Category",
     "HandValue",
     "category_of",

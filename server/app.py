@@ -55,6 +55,7 @@ class Server(House):
         self.certificate: ServerCertificate | None = None  # with config.tls: made or loaded in run()
         self.tls_port: int | None = None
         self._slots: trio.Semaphore | None = None
+        self.announcing = False  # on the LAN by DNS-SD (server/discovery.py), once registered
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         self._time_base = self._resume_at - trio.current_time()

@@ -77,6 +77,7 @@ class ServerConfig:
     max_errors: int = 20  # bad messages in a row before the connection is closed
     port_file: Path | None = None  # write the listening port here once bound (tools, tests)
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
+    share_client: int | None = None  # serve the client (wheel, zip app) on this HTTP port; the clock's port does too
     tls: bool = False  # also serve the protocol over TLS on tls_port (server/tls.py)
     tls_port: int = 7778  # 0 picks a free one
     metrics: Path | None = None  # keep latency, loop-step and GC figures; rewrite this JSON file every second
@@ -202,6 +203,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock-port", type=int,
                    help="serve the tournament clock for the room's screen on this HTTP port, at the "
                         "--host address (off unless given; 0 picks a free one)")
+    p.add_argument("--share-client", type=int, metavar="PORT",
+                   help="serve the client to the LAN on this HTTP port (a wheel for pip and a zip "
+                        "application needing only Python 3.11; the clock's port serves them too)")
     p.add_argument("--tls", action="store_true",
                    help="also serve the protocol over TLS on --tls-port, with a self-signed certificate "
                         "made once and kept beside the database; its fingerprint is printed (plain TCP "

@@ -16,6 +16,7 @@ import random
 import signal
 import subprocess
 import sys
+from functools import partial
 
 import attrs
 import trio
@@ -26,6 +27,7 @@ from server.config import ServerConfig, add_arguments, config_from_args
 from server.filelimit import connection_capacity, raise_file_limit
 from server.memory import freeze_long_lived, tune_collector
 from server.recovery import open_server
+from server.share import ClientShare
 from server.store import StoreError
 
 log = logging.getLogger("hickory.server")
@@ -40,11 +42,23 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
     config = server.config
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
-        clock_port = None
-        if config.clock_port is not None:
-            from server.clock.web import serve_clock  # the web stack loads only when asked
+        clock_port = share_port = None
+        share = ClientShare()
+        if config.clock_port is not None or config.share_client is not None:
+            from server.share_web import (  # the web stack: only when asked
+                join_source,
+                serve_share,
+                share_routes,
+            )
 
-            clock_port = await nursery.start(serve_clock, server, config.host, config.clock_port)
+            join = join_source(server)
+        if config.clock_port is not None:
+            from server.clock.web import serve_clock
+
+            clock_port = share_port = await nursery.start(partial(
+                serve_clock, server, config.host, config.clock_port, extra_routes=share_routes(share, join)))
+        if config.share_client is not None:
+            share_port = await nursery.start(serve_share, share, join, config.host, config.share_client)
         freeze_long_lived()  # start-up (and a replayed tournament) done: see server/memory.py
         if config.port_file is not None:
             config.port_file.write_text(f"{port}\n")
@@ -56,6 +70,10 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             if server.tls_port is not None and server.certificate is not None:
                 print(f"  over TLS: hickory {where}:{server.tls_port} --tls --name NAME", flush=True)
                 print(f"  TLS certificate fingerprint: {server.certificate.fingerprint}", flush=True)
+            if share_port is not None:
+                for line in join(None, share_port).lines():
+                    if line.startswith(("get the client", "  or,")):
+                        print(f"  {line}", flush=True)
             if server.director_secret is not None:
                 print(f"  director secret: {server.director_secret}", flush=True)
             else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from importlib import resources
 from typing import Any
@@ -34,7 +34,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from server.clock import ClockPortError
@@ -111,7 +111,8 @@ class EventStream(Response):
         scope.cancel()
 
 
-def build_app(feeds: Feeds, *, max_streams: int = MAX_STREAMS) -> Starlette:
+def build_app(feeds: Feeds, *, max_streams: int = MAX_STREAMS,
+              extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
     files = load_static()
     etags = {name: '"' + hashlib.sha256(body).hexdigest()[:16] + '"' for name, (body, _) in files.items()}
 
@@ -159,6 +160,7 @@ def build_app(feeds: Feeds, *, max_streams: int = MAX_STREAMS) -> Starlette:
             Route("/static/{name}", static, methods=["GET"]),
             Route("/events/{feed}", events, methods=["GET"]),
             Route("/state/{feed}.json", state, methods=["GET"]),
+            *extra_routes,  # the shared client and the join lines (server/share_web.py)
         ],
         exception_handlers=handlers,
     )
@@ -177,7 +179,7 @@ def hypercorn_config(host: str, port: int) -> Config:
 
 
 async def serve_clock(house: House, host: str, port: int, *, max_streams: int = MAX_STREAMS,
-                      feeds: Feeds | None = None,
+                      feeds: Feeds | None = None, extra_routes: Sequence[BaseRoute] = (),
                       task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve the clock page until cancelled; ``task_status`` gets the bound port.
 
@@ -187,7 +189,7 @@ async def serve_clock(house: House, host: str, port: int, *, max_streams: int = 
     """
     feeds = feeds if feeds is not None else Feeds(house)
     # Starlette and hypercorn each type ASGI in their own words; the protocol is the same.
-    app = wrap_app(build_app(feeds, max_streams=max_streams), Config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
+    app = wrap_app(build_app(feeds, max_streams=max_streams, extra_routes=extra_routes), Config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
     config = hypercorn_config(host, port)
     try:
         sockets = config.create_sockets()

@@ -11,6 +11,9 @@ from client.model.log import ChatLine, ruling_where
 from client.model.table import SeatModel
 from protocol import messages as m
 
+BUSTED = "busted"
+"""``SeatModel.last`` of a player just eliminated: the seat shows until the next hand."""
+
 
 class PeopleUpdates(LobbyUpdates):
     """The people part of ``ClientModel``."""
@@ -49,6 +52,9 @@ class PeopleUpdates(LobbyUpdates):
                 s.connected = False
             elif msg.status == "reconnected":
                 s.connected = True
+            elif msg.status == "eliminated" and t.hand_no is not None:
+                # The seat stays, marked, with the cards it showed, until the next hand.
+                s.last = BUSTED
             elif gone:
                 del t.seats[s.seat]
         if t is not None and (s is not None or msg.table == t.table) or gone:

@@ -65,6 +65,8 @@ class TableUpdates(LobbyUpdates):
         t.actions = []
         stacks = {s.seat: s.stack for s in msg.stacks}
         t.dealt = tuple(sorted(stacks))
+        for gone in [s.seat for s in t.seats.values() if s.last == "busted" and s.seat not in stacks]:
+            del t.seats[gone]  # eliminated in the last hand, shown until now
         for seat in t.seats.values():
             seat.in_hand = seat.seat in stacks
             if seat.in_hand:

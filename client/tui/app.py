@@ -21,7 +21,7 @@ from prompt_toolkit.styles import Style
 
 from client.model import ClientModel, action_to_act
 from client.model.log import ruling_where
-from client.tui.keys import NOTICE_SECONDS, create_key_bindings
+from client.tui.keys import NOTICE_SECONDS, QUEUED_LABELS, QUEUED_TEXTS, create_key_bindings
 from client.tui.layout import create_layout
 from client.tui.state import Actions, Tone
 from poker.actions import Action
@@ -163,6 +163,8 @@ def run_pre_action(model: ClientModel, actions: Actions, msg: m.ServerMessage) -
     t = model.table
     if t is None or t.street is None or isinstance(msg, m.HandEnded | m.HandStarted):
         ui.pre_action = None
+        if ui.notice is not None and ui.notice.text in QUEUED_TEXTS:
+            ui.notice = None  # the hand it was queued for is over
         return
     if isinstance(msg, m.Action) and t.current_bet != ui.pre_action_bet:
         ui.pre_action = None
@@ -183,3 +185,6 @@ def run_pre_action(model: ClientModel, actions: Actions, msg: m.ServerMessage) -
         return
     if actions.send(action_to_act(action, turn.hand_no, turn.msg.table)):
         turn.acted = True
+        # Say it fired, in place of "queued" (which would still be up on the next street).
+        done = {"check": "checked", "fold": "folded", "call": "called"}[action.kind.value]
+        ui.say(f"your queued {QUEUED_LABELS[what]} {done}", Tone.INFO, actions.now() + NOTICE_SECONDS)

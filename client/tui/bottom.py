@@ -113,7 +113,9 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
     c = Canvas(width, height)
     cards = t.your_cards
     col = 1
-    out = model.me.role == "player" and t.me is None and my_lobby_status(model) == "eliminated"
+    me = t.me
+    out = model.me.role == "player" and (
+        my_lobby_status(model) == "eliminated" or (me is not None and me.last == "busted"))
     if out:
         cards = None
     if cards:
@@ -135,10 +137,11 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         c.text(1, 1, text, "class:dim")
         col = width
     room = width - col
-    name = hand_name(cards, t.board)
+    folded = me is not None and me.folded and t.street is not None
+    # Folded, the cards make nothing: naming their hand would say they still play.
+    name = "Folded" if folded and cards else hand_name(cards, t.board)
     if name and room > 4:
-        c.text(0, col, name, "class:handname bold", room)
-    me = t.me
+        c.text(0, col, name, "class:dim" if folded else "class:handname bold", room)
     if me is not None and room > 4:
         info = "All in" if me.all_in and me.stack == 0 else f"Stack {chips(me.stack)}"
         if me.bet:

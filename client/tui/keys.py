@@ -31,9 +31,20 @@ from client.tui.state import Actions, Confirm, InputMode, Overlay, Panel, Pendin
 from poker.actions import Action, LegalActions
 from protocol import messages as m
 
-__all__ = ["all_in_is_the_only_way_on", "create_key_bindings", "parse_raise", "quick_sizes"]
+__all__ = ["QUEUED_LABELS", "QUEUED_TEXTS", "all_in_is_the_only_way_on", "create_key_bindings", "parse_raise",
+           "quick_sizes"]
 
 NOTICE_SECONDS = 6.0
+
+QUEUED_LABELS = {"check_fold": "check/fold", "call_any": "call any"}
+QUEUED_TEXTS = ("check/fold queued for your turn", "call any queued for your turn")
+"""What k and K say when they queue; the notice goes once the queued action is played."""
+
+QUIT_MID_HAND = (
+    "Quit in the middle of a hand? Your seat is kept: this hand plays on without you "
+    "(the server checks, or folds, when your clock runs out) and start hickory again to come back"
+)
+"""What q asks during a hand: what happens to the seat and to the hand."""
 
 
 # -- amounts ------------------------------------------------------------------------------
@@ -223,7 +234,15 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             return
         ui.pre_action = what
         ui.pre_action_bet = t.current_bet if t is not None else 0
-        notice("check/fold queued for your turn" if what == "check_fold" else "call any queued for your turn")
+        notice(QUEUED_TEXTS[0] if what == "check_fold" else QUEUED_TEXTS[1])
+
+    @kb.add("k", filter=my_turn)
+    @kb.add("K", filter=my_turn)
+    def _pre_action_on_my_turn(event: KeyPressEvent) -> None:
+        # k and K queue a choice for a turn to come; on my own turn they would do nothing.
+        legal = turn().legal
+        now_keys = "c checks" if legal.check else "c calls, f folds"
+        notice(f"it is your turn now: {now_keys} (k and K queue a choice before your turn)")
 
     @kb.add("k", filter=waiting)
     def _check_fold(event: KeyPressEvent) -> None:
@@ -494,9 +513,9 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
     @kb.add("q", filter=idle)
     def _quit_asking(event: KeyPressEvent) -> None:
         if ui.confirm_quit and (in_a_hand() or ui.practice):
-            what = "Quit in the middle of a hand" if in_a_hand() else "Quit"
+            what = QUIT_MID_HAND if in_a_hand() else "Quit"
             if ui.practice:
-                what += ": this ends the practice tournament"
+                what = "Quit: this ends the practice tournament"
             ui.confirm = Confirm(what="quit", summary=what)
             return
         actions.quit()

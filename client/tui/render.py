@@ -29,6 +29,7 @@ import textwrap
 from client.model import ClientModel, ConnectionState
 from client.tui.bottom import BOTTOM_HEIGHT, render_bottom, turn_strip
 from client.tui.canvas import Canvas, Lines, fragments_width
+from client.tui.clocks import break_left, clock_text
 from client.tui.header import render_header
 from client.tui.help import render_help
 from client.tui.history import render_history
@@ -172,7 +173,8 @@ def render_table_screen(model: ClientModel, ui: UiState, width: int, height: int
     main_h = height - bottom_h
     side_w = side_width(width)
     table_w = width - side_w - (1 if side_w else 0)
-    table_lines = render_table(t, ui.ascii, table_w, main_h, model.me.role == "spectator")
+    table_lines = render_table(t, ui.ascii, table_w, main_h, model.me.role == "spectator",
+                               pause_note(model, now))
     if side_w:
         side_lines = render_side_panel(model, ui, side_w, main_h)
         main = [
@@ -184,6 +186,18 @@ def render_table_screen(model: ClientModel, ui: UiState, width: int, height: int
     if bottom_h:
         main += render_bottom(model, ui, width, bottom_h, now)
     return main
+
+
+def pause_note(model: ClientModel, now: float) -> str | None:
+    """What the felt says while no hand starts: a break ("Break: level 3 starts in 1:55")
+    or the director's pause."""
+    lobby = model.lobby
+    if lobby is None or lobby.state != "paused":
+        return None
+    left = break_left(model, now)
+    if left is not None and lobby.break_after_level is not None:
+        return f"Break: Level {lobby.break_after_level + 1} starts in {clock_text(left)}"
+    return "Paused by the director"
 
 
 def render_overlay(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:

@@ -8,9 +8,11 @@ needs to know "what are we playing now, and since when".
 from __future__ import annotations
 
 from client.model import ClientModel
+from client.model.log import chips
 from client.tui.canvas import Canvas, Lines
 from client.tui.clocks import break_left, clock_text
 from client.tui.lobby import local_time
+from client.tui.wrapping import wrap_words
 from protocol import messages as m
 
 RULESETS = {
@@ -31,6 +33,7 @@ def rules_rows(rules: m.Rules, lobby: m.Lobby, model: ClientModel, now: float) -
         ("Deadline", f"no new hand after {local_time(rules.deadline)}" if rules.deadline else "none: play to the last chip"),
         ("Odd chip", rules.odd_chip),
     ]
+    rows.append(("Blinds", schedule_text(lobby)))
     if lobby.late_until_level is not None:
         rows.append(("Late entry", f"open until the end of level {lobby.late_until_level}"))
     if rules.breaks:
@@ -43,6 +46,20 @@ def rules_rows(rules: m.Rules, lobby: m.Lobby, model: ClientModel, now: float) -
     if left is not None and lobby.break_after_level is not None:
         rows.append(("Break now", f"{clock_text(left)} left; play resumes at level {lobby.break_after_level + 1}"))
     return rows
+
+
+def schedule_text(lobby: m.Lobby) -> str:
+    """The blind schedule level by level, the level in play marked: "1: 25/50 20 min ·
+    2: 50/100 20 min (now) · ..."."""
+    if not lobby.schedule:
+        return "not given by the server"
+    now_index = lobby.level.index if lobby.level is not None else None
+    parts = []
+    for i, lv in enumerate(lobby.schedule):
+        length = f" {lv.minutes} min" if lv.minutes else f" {lv.hands} hands" if lv.hands else ""
+        mark = " (now)" if i == now_index else ""
+        parts.append(f"{i + 1}: {chips(lv.small_blind)}/{chips(lv.big_blind)}{length}{mark}")
+    return " · ".join(parts)
 
 
 def render_rules(model: ClientModel, width: int, height: int, now: float) -> Lines:
@@ -58,11 +75,13 @@ def render_rules(model: ClientModel, width: int, height: int, now: float) -> Lin
     left = max(1, (width - 78) // 2)
     row = 2
     for label, text in rules_rows(rules, lobby, model, now):
-        if row >= height - 2:
-            break
-        c.text(row, left, f"{label:<11}", "class:key")
-        c.text(row, left + 12, text, "class:help", width - left - 13)
-        row += 1
+        # A long row (the schedule, a reason) wraps under itself, never cut.
+        for i, piece in enumerate(wrap_words(text, max(10, width - left - 13))):
+            if row >= height - 2:
+                break
+            c.text(row, left, f"{label if i == 0 else '':<11}", "class:key")
+            c.text(row, left + 12, piece, "class:help", width - left - 13)
+            row += 1
     row += 1
     changes = list(rules.changes)
     if row < height - 2:

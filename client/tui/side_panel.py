@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.model import ClientModel
 from client.model.log import call_line
-from client.tui.canvas import Canvas, Lines
+from client.tui.canvas import Canvas, Lines, fragments_width
 from client.tui.standings import standings_lines
 from client.tui.state import Panel, UiState
 
@@ -85,7 +86,7 @@ def tab_row(model: ClientModel, ui: UiState, width: int) -> StyleAndTextTuples:
                 elif not padded and i:
                     row.append(("class:tab", " "))
                 row.append(("class:tab.active" if active else "class:tab", label))
-            if sum(len(text) for _, text in row) <= width:
+            if fragments_width(row) <= width:
                 return row
     return row
 
@@ -104,6 +105,20 @@ def chat_texts(model: ClientModel) -> list[str]:
     return [text for _, text in chat_lines(model)]
 
 
+def shown_text(text: str) -> str:
+    """Chat text safe to draw: bidi controls and zero-width characters (Unicode format
+    characters) are dropped, so a message cannot reorder or hide what the screen shows
+    around it; other control characters and line breaks become spaces. Names already
+    refuse all of these (the server's name rules)."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "Cf":
+            continue
+        out.append(" " if cat in ("Cc", "Zl", "Zp") else ch)
+    return "".join(out)
+
+
 def chat_lines(model: ClientModel) -> list[tuple[str, str]]:
     """The chat as (style, text) lines. Who spoke is shown from the message's ``role``,
     never from a name: the director's lines start ``[DIRECTOR]`` in their own style, a
@@ -113,12 +128,13 @@ def chat_lines(model: ClientModel) -> list[tuple[str, str]]:
     out = []
     for ch in model.chat:
         where = "" if ch.scope == "table" else "[lobby] "
+        text = shown_text(ch.text)
         if ch.role == "director":
-            out.append(("class:chat.director", f"{where}[DIRECTOR] {ch.text}"))
+            out.append(("class:chat.director", f"{where}[DIRECTOR] {text}"))
         elif ch.role == "spectator":
-            out.append(("class:chat", f"{where}[spectator] {ch.text}"))
+            out.append(("class:chat", f"{where}[spectator] {text}"))
         else:
-            out.append(("class:chat", f"{where}{ch.name}: {ch.text}"))
+            out.append(("class:chat", f"{where}{shown_text(ch.name)}: {text}"))
     return out
 
 

@@ -10,6 +10,7 @@ from client.model import TableModel
 from client.model.log import chips
 from client.tui.canvas import Canvas, Lines, fragments_width
 from client.tui.cards import card_back, small_card, small_cards
+from client.tui.wrapping import wrap_words
 from protocol import messages as m
 
 
@@ -54,7 +55,10 @@ def seat_numbers(t: TableModel) -> list[int]:
     return sorted(numbers)[:10] if len(numbers) > 10 else sorted(numbers)
 
 
-def render_table(t: TableModel, ascii: bool, width: int, height: int, spectator: bool) -> Lines:
+def render_table(
+    t: TableModel, ascii: bool, width: int, height: int, spectator: bool, note: str | None = None
+) -> Lines:
+    """The table; ``note`` (a break: "Level 2 starts in 1:55") heads the felt's middle."""
     c = Canvas(width, height)
     box_w = max(10, min(18, (width - 4) // 3 - 1))
     slots = seat_slots(width, height, box_w)
@@ -73,6 +77,8 @@ def render_table(t: TableModel, ascii: bool, width: int, height: int, spectator:
     mid_bottom = max(mid_top, height - 3)
     rows = mid_bottom - mid_top
     centre = render_centre(t, ascii, right - left, rows)
+    if note:
+        centre = [[("class:notice bold", piece)] for piece in wrap_words(note, right - left)] + centre
     start = mid_top + max(0, (rows - len(centre)) // 2)
     for i, line in enumerate(centre):
         c.center(start + i, line, left, right)
@@ -109,6 +115,8 @@ def seat_lines(t: TableModel, seat: int, box_w: int, ascii: bool) -> tuple[Lines
     stack = "all in" if s.all_in and s.stack == 0 else chips(s.stack)
     line2: StyleAndTextTuples = [("class:seat.stack", stack)]
     status = []
+    if s.last == "busted":
+        status.append("busted")
     if s.sitting_out:
         status.append("sitting out")
     if not s.connected:

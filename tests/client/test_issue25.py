@@ -17,6 +17,7 @@ import trio.testing
 from client import cli
 from client.model import ClientModel, ConnectionState
 from client.session import ClientSession
+from client.tui.app import note_server_message
 from client.tui.canvas import plain
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.layout import render_terminal
@@ -254,3 +255,108 @@ def test_6_the_active_tab_is_marked_in_ascii_mode() -> None:
     ui = UiState(ascii=True, panel=Panel.CHAT)
     top = terminal(model, ui).split("\n")[2]
     assert "[Chat]" in top and "[Log]" not in top
+
+
+def test_6_after_a_fold_my_cards_are_not_named_as_a_hand_still_played() -> None:
+    model = scenes.flop_check()
+    assert "Pair of kings" in terminal(model, UiState())
+    model.apply(m.Action(table=1, hand_no=18, seat=0, action="fold", amount=0, to=0, all_in=False,
+                         automatic=False), NOW)
+    screen = terminal(model, UiState())
+    assert "Pair of kings" not in screen and "Folded" in screen
+
+
+def test_6_k_on_my_own_turn_says_what_to_press_instead() -> None:
+    sent = press(scenes.flop_check(), "k")
+    assert sent.sent == []
+    assert sent.ui.notice is not None and "your turn now" in sent.ui.notice.text
+    assert "c checks" in sent.ui.notice.text
+
+
+def test_6_a_queued_check_fold_says_it_fired_instead_of_still_saying_queued() -> None:
+    model = scenes.preflop(turn=False)
+    actions = FakeActions()
+    press(model, "k", actions=actions)
+    assert actions.ui.pre_action == "check_fold"
+    assert actions.ui.notice is not None and actions.ui.notice.text == "check/fold queued for your turn"
+    turn = scenes.your_turn(scenes.FACING_RAISE)
+    model.apply(turn, NOW + 1)
+    note_server_message(model, actions, turn, NOW + 1)
+    assert [x for x in actions.sent if isinstance(x, m.Act)] == [m.Act(table=1, hand_no=17, action="fold")]
+    assert actions.ui.notice is not None and actions.ui.notice.text == "your queued check/fold folded"
+    assert "queued for your turn" not in terminal(model, actions.ui)
+
+
+def test_6_a_check_fold_notice_goes_with_the_hand_it_was_queued_for() -> None:
+    model = scenes.preflop(turn=False)
+    actions = FakeActions()
+    press(model, "k", actions=actions)
+    ended = m.HandEnded(table=1, hand_no=17, stacks=(), carried_out=0)
+    model.apply(ended, NOW + 1)
+    note_server_message(model, actions, ended, NOW + 1)
+    assert actions.ui.notice is None and actions.ui.pre_action is None
+
+
+def test_6_a_busted_players_seat_and_shown_cards_stay_until_the_next_hand() -> None:
+    model = scenes.showdown()
+    model.apply(m.PlayerStatus(player_id=1, name="alice", table=1, seat=0, status="eliminated"), NOW)
+    screen = terminal(model, UiState(), 100, 30)
+    assert "alice" in screen.split("\n", 2)[2] and "busted" in screen
+    assert "A♠ K♥" in screen  # what she showed is still on her seat
+    assert "You are out of the tournament" in screen
+    model.apply(m.HandStarted(table=1, hand_no=31, button=1, small_blind_seat=1, big_blind_seat=1,
+                              small_blind=50, big_blind=100, carried_in=0,
+                              stacks=(m.SeatStack(seat=1, stack=12_000),)), NOW)
+    assert model.table is not None and 0 not in model.table.seats
+
+
+def test_6_a_break_shows_in_the_middle_of_the_table() -> None:
+    model = scenes.preflop(turn=False)
+    assert model.lobby is not None
+    model.apply(attrs.evolve(model.lobby, state="paused", break_after_level=1, break_seconds_left=115), NOW)
+    model.apply(m.HandEnded(table=1, hand_no=17, stacks=(), carried_out=0), NOW)
+    assert "Break: Level 2 starts in 1:55" in terminal(model, UiState(), 120, 40, now=NOW)
+    # At 80 columns the felt is narrow: the line wraps between words, on the felt.
+    lines = terminal(model, UiState(), now=NOW).split("\n")
+    at = next(i for i, line in enumerate(lines) if "Break: Level 2 starts" in line)
+    assert "in 1:55" in lines[at + 1] and lines[at + 1].index("in 1:55") < lines[at].index("│")
+
+
+def test_6_the_quit_prompt_says_what_happens_to_the_seat_and_the_hand() -> None:
+    sent = press(scenes.preflop(), "q")
+    assert sent.ui.confirm is not None
+    summary = sent.ui.confirm.summary
+    assert "seat is kept" in summary and "this hand" in summary and "checks, or folds" in summary
+    assert shows_whole(terminal(scenes.preflop(), sent.ui), f"{summary}? y yes, n no")
+
+
+def rules(**kw: object) -> m.Rules:
+    values: dict[str, object] = dict(
+        rules_version=1, ruleset="hickory", seats_per_table=6, level_unit="minutes", level_length=20,
+        action_seconds=30, time_bank_seconds=60, reconnect_grace_seconds=60, deadline=None,
+        odd_chip="to the first seat left of the button", breaks=(), changes=(),
+    )
+    values.update(kw)
+    return m.Rules(**values)  # type: ignore[arg-type]
+
+
+def test_6_the_rules_view_shows_the_blind_schedule_with_the_level_in_play() -> None:
+    model = scenes.preflop(turn=False)
+    assert model.lobby is not None
+    schedule = tuple(m.ScheduleLevel(small_blind=25 * 2**i, big_blind=50 * 2**i, minutes=20) for i in range(8))
+    model.apply(attrs.evolve(model.lobby, rules=rules(), schedule=schedule), NOW)
+    screen = flowing(terminal(model, UiState(overlay=Overlay.RULES)))
+    assert "Blinds" in screen
+    assert "1: 25/50 20 min" in screen and "3: 100/200 20 min (now)" in screen
+    assert "8: 3,200/6,400 20 min" in screen
+
+
+def test_6_chat_shows_no_bidi_controls_or_zero_width_characters() -> None:
+    model = scenes.preflop(turn=False)
+    sneaky = "gg \u202eevil\u202c wp\u200b\u2066x\u2069 \u200dend\x1b[2J"
+    model.apply(m.ChatMessage(scope="table", table=1, player_id=2, name="bob", role="player", text=sneaky), NOW)
+    ui = UiState(panel=Panel.CHAT)
+    screen = terminal(model, ui, 100, 30)
+    assert "bob: gg evil wpx end [2J" in screen
+    for bad in ("\u202e", "\u202c", "\u200b", "\u2066", "\u2069", "\u200d", "\x1b"):
+        assert bad not in screen

@@ -78,7 +78,8 @@ def render_table(
     rows = mid_bottom - mid_top
     centre = render_centre(t, ascii, right - left, rows)
     if note:
-        centre = [[("class:notice bold", piece)] for piece in wrap_words(note, right - left)] + centre
+        head: Lines = [[("class:notice bold", piece)] for piece in wrap_words(note, right - left)]
+        centre = head + centre
     start = mid_top + max(0, (rows - len(centre)) // 2)
     for i, line in enumerate(centre):
         c.center(start + i, line, left, right)

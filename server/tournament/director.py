@@ -49,7 +49,7 @@ from .events import (
     TournamentEvent,
     TrophyAwarded,
 )
-from .settings import BREAK_MINUTES, Settings, is_number, is_whole
+from .settings import BREAK_MINUTES, Settings, is_number, is_whole, split_levels
 from .tournament import Tournament
 
 Events = list[TournamentEvent]
@@ -60,7 +60,10 @@ MAX_TITLE = 80  # the protocol's ``Title``
 DEADLINE_GRACE = 60.0  # seconds: a deadline this recent means now (``set_deadline``)
 
 
-def _blinds_text(levels: Sequence[tuple[int, int]]) -> str:
+def _blinds_text(levels: Sequence[tuple[int, int]], antes: Sequence[int] = ()) -> str:
+    """"100/200, 150/300", or with antes "100/200/200, 150/300/300"."""
+    if antes:
+        return ", ".join(f"{sb}/{bb}/{a}" for (sb, bb), a in zip(levels, antes, strict=True))
     return ", ".join(f"{sb}/{bb}" for sb, bb in levels)
 
 
@@ -139,16 +142,24 @@ class Director:
         self._need_not_finished()
         t = self._t
         before = t.blinds
-        settings = attrs.evolve(t.settings, schedule=schedule)  # validated: TournamentError
+        # Levels of three numbers carry a big-blind ante each, and writing antes into the
+        # schedule turns the ante on; a schedule of pairs names none (the ante, when on,
+        # is then the big blind).
+        pairs, antes = split_levels(schedule)
+        settings = attrs.evolve(  # validated: TournamentError
+            t.settings, schedule=pairs, antes=antes,
+            big_blind_ante=t.settings.big_blind_ante or bool(antes),
+        )
         if t.clock.index > settings.last_level:
             raise TournamentError(
                 f"with this schedule the blinds of level {t.level}, the level on now, would be above "
                 f"{MAX_CHIPS} chips: set an earlier level first, or give a schedule with higher blinds"
             )
         t.settings = settings
-        summary = f"new blind schedule from the next hand: {_blinds_text(settings.schedule)}"
+        written = _blinds_text(settings.schedule, settings.antes)
+        summary = f"new blind schedule from the next hand: {written}"
         version = self._new_version(now, summary, reason)
-        effects: Events = [RulesChanged(changes=(("schedule", _blinds_text(settings.schedule)),), version=version)]
+        effects: Events = [RulesChanged(changes=(("schedule", written),), version=version)]
         if t.blinds != before:
             sb, bb = t.blinds
             effects.append(LevelChanged(level=t.level, small_blind=sb, big_blind=bb, by_director=True))
@@ -165,10 +176,12 @@ class Director:
         level_minutes: float | None = None,
         hands_per_level: int | None = None,
         reconnect_grace: float | None = None,
+        big_blind_ante: bool | None = None,
     ) -> Events:
         """Change options that apply from the next hand (the ruleset, the action clock, the
-        time bank) and how levels are measured: ``level_minutes`` switches to levels by
-        time, ``hands_per_level`` to levels by hands (then the current level counts from now).
+        time bank, the big-blind ante) and how levels are measured: ``level_minutes``
+        switches to levels by time, ``hands_per_level`` to levels by hands (then the current
+        level counts from now).
         """
         self._need_reason(reason)
         self._need_time(now)
@@ -181,7 +194,7 @@ class Director:
             changes["ruleset"] = ruleset  # the Settings converter names the known ones
         for name, value in (
             ("action_clock", action_clock), ("time_bank", time_bank),
-            ("reconnect_grace", reconnect_grace),
+            ("reconnect_grace", reconnect_grace), ("big_blind_ante", big_blind_ante),
         ):
             if value is not None:
                 changes[name] = value
@@ -661,6 +674,8 @@ def option_words(name: str, value: object) -> str:
         return f"levels of {num(value)} min"
     if name == "hands_per_level":
         return f"levels of {value} hands per table"
+    if name == "big_blind_ante":
+        return "big-blind ante on" if value else "big-blind ante off"
     words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}
     return f"{words[name]} {num(value)} s"
 

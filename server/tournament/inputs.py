@@ -38,7 +38,10 @@ from .tournament import Tournament
 Events = list[TournamentEvent]
 
 # The options a logged ``set_options`` may change: ``Director.change_rules``'s keywords.
-OPTIONS = ("ruleset", "action_clock", "time_bank", "level_minutes", "hands_per_level", "reconnect_grace")
+OPTIONS = (
+    "ruleset", "action_clock", "time_bank", "level_minutes", "hands_per_level", "reconnect_grace",
+    "big_blind_ante",
+)
 
 # The fields each director operation needs besides op, now and reason. Optional ones:
 # ``seat`` (move_player), ``to`` (announce), ``table`` (pause and resume of one table; a

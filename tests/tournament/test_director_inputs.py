@@ -80,7 +80,9 @@ def test_a_schedule_is_whole_chips_rising_within_the_limit() -> None:
         ([(100, 200.5)], "whole chips"),
         ([("100", "200")], "whole chips"),
         ([(True, 2)], "whole chips"),
-        ([(100, 200, 300)], "whole chips"),
+        ([(100, 200, 300, 400)], "whole chips"),  # (three numbers: a big-blind ante, issue 27)
+        ([(100, 200, -1)], "the ante of level 1 is 0 to"),
+        ([(100, 200, 2.5)], "the ante of level 1 is 0 to"),
         (["100/200"], "level 1 is"),
         ([5], "level 1 is"),
         ("100/200", "a blind schedule is a list"),

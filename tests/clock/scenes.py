@@ -74,6 +74,10 @@ NAMES = ("Alice Okonkwo", "Ben", "Carol", "Dmitri Vasilievich", "Erin", "Farouk"
          "Quentin", "Rosa", "Sam", "Tanvi", "Uli", "Vera", "Wen", "Xavier", "Yusuf", "Zoe")
 
 
+def renamed(t: Tournament, night: str) -> None:
+    t.settings = attrs.evolve(t.settings, name=LONG_NAME.replace("Night Four", night))
+
+
 def at_level(t: Tournament, level: int, now: float) -> float:
     Director(t).set_level(now, level, reason="a long night")
     return now
@@ -137,6 +141,7 @@ def busy() -> Scene:
     """The big field a minute later: the announcement is off the overlay, in its panel."""
     scene = big_field()
     scene.name, scene.now = "busy", scene.now + 60.0
+    renamed(scene.t, "Night Five")  # the page is known to show it by its name
     return scene
 
 
@@ -163,3 +168,19 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "start": start, "break": scheduled_break, "dinner": dinner_break, "hands": by_hands,
     "big": big_field, "busy": busy, "final": finished,
 }
+
+
+def held() -> Scene:
+    """Heads-up at the one table left, which the director holds."""
+    t = tournament(2, "Held Night", level_minutes=20)
+    Director(t).pause_table(30.0, 1, paused=True, reason="a ruling")
+    return Scene("held", t, 40.0)
+
+
+def restarted() -> Scene:
+    """The big field as a clock started after a restart sees it: no moves heard."""
+    scene = big_field()
+    scene.name, scene.now = "restarted", scene.now + 60.0
+    scene.news = RoomNews(resumed=True)
+    renamed(scene.t, "Night Six")
+    return scene

@@ -268,3 +268,43 @@ def test_a_scheduled_break_shows_break_with_its_countdown_and_the_next_break_bef
     t.tick(2100.0)
     s = clock_state(t, 2100.0)
     assert s["phase"] == "running" and not s["on_break"] and s["break_seconds_left"] is None
+
+
+def test_a_directors_pause_says_how_long_it_has_lasted_and_the_play_so_far() -> None:
+    """Issue 25 item 7: a "dinner break" has no end to count to: the screen counts up
+    from its start. Time played leaves pauses and breaks out."""
+    t = started(4, schedule=SCHEDULE, level_minutes=10, seats_per_table=4)
+    assert clock_state(t, 50.0)["elapsed_seconds"] == 50.0
+    Director(t).pause(100.0, reason="Dinner break")
+    s = clock_state(t, 225.0)
+    assert s["on_break"] and s["paused_seconds"] == 125.0
+    assert s["elapsed_seconds"] == 100.0  # the pause is not play
+    Director(t).resume(300.0, reason="back")
+    s = clock_state(t, 310.0)
+    assert s["paused_seconds"] is None and s["elapsed_seconds"] == 110.0
+
+
+def test_a_held_table_is_named_on_the_clock() -> None:
+    """Issue 25 item 11: with its only table held, the big screen can say HELD."""
+    t = started(2, schedule=SCHEDULE, level_minutes=10, seats_per_table=2)
+    assert clock_state(t, 1.0)["held_tables"] == []
+    Director(t).pause_table(2.0, 1, paused=True, reason="a ruling")
+    assert clock_state(t, 3.0)["held_tables"] == [1]
+
+
+def test_a_clock_started_on_a_tournament_under_way_says_earlier_moves_are_lost() -> None:
+    """Issue 25 item 10: after a restart the clock heard no moves; the state says so."""
+    from types import SimpleNamespace
+
+    from server.clock.feeds import Feeds
+
+    t = Tournament(Settings(schedule=SCHEDULE), seeded_rng(1))
+    for i in range(3):
+        t.register(f"p{i}", f"P{i}")
+    fresh = Feeds(SimpleNamespace(tournament=t, watchers=[]))  # type: ignore[arg-type]
+    assert not fresh.news.resumed
+    t.start(0.0)
+    later = Feeds(SimpleNamespace(tournament=t, watchers=[]))  # type: ignore[arg-type]
+    assert later.news.resumed
+    assert clock_state(t, 1.0, news=later.news)["moves_before_restart_lost"]
+    assert not clock_state(t, 1.0, news=fresh.news)["moves_before_restart_lost"]

@@ -6,8 +6,12 @@ bot's own parser accepts. The rules, from the specification:
 
 - Calling is always valid; folding only when the player would have to add chips to call.
 - A raise is to a total for the whole hand; it is valid if it adds at least one chip, the
-  player's stack covers it, and either it puts the player all in or it raises by at least
-  the big blind and by at least every other raise of this round.
+  player's stack covers it, and either it puts the player all in or it reaches the
+  round's minimum raise-to. That minimum starts at the bet plus the big blind; after each
+  raise to T over a bet B it becomes T + (T - B) if that is more. This is the ACPC
+  dealer's own rule (its ``minNoLimitRaiseTo``); the specification's words ("by at least
+  every other raise") say more than it does after a short all-in raise: B=400 raised all
+  in to 650 leaves the minimum at 900, not 950.
 - An active player has neither folded nor gone all in. The next player to act is the next
   active one around the table; the first of each round is set by the game definition.
 - A round ends when every active player has called since the last raise (the raiser
@@ -67,7 +71,7 @@ class Betting:
         self.spent = list(game.blinds)
         self.folded = [False] * n
         self.max_spent = max(game.blinds)
-        self.raise_by = game.big_blind  # the least a raise must add: max(big blind, raises this round)
+        self.min_raise_to = self.max_spent + game.big_blind  # the ACPC dealer's minNoLimitRaiseTo
         self.round = 0
         self.actions: list[list[tuple[int, AcpcAction]]] = [[]]
         self.finished = False
@@ -114,7 +118,7 @@ class Betting:
         stack = self.game.stacks[p]
         if stack <= self.max_spent or self.acting_count() < 2:
             return None
-        lo = self.max_spent + self.raise_by
+        lo = self.min_raise_to
         return (lo if lo < stack else stack), stack
 
     def is_valid(self, action: AcpcAction) -> bool:
@@ -146,7 +150,7 @@ class Betting:
             self.spent[p] = min(self.max_spent, self.game.stacks[p])
         else:
             assert action.size is not None
-            self.raise_by = max(self.raise_by, action.size - self.max_spent)
+            self.min_raise_to = max(self.min_raise_to, 2 * action.size - self.max_spent)
             self.max_spent = self.spent[p] = action.size
         self.actions[self.round].append((p, action))
         self._after_action()
@@ -174,7 +178,7 @@ class Betting:
         if acting > 1 and self.round + 1 < ROUNDS:
             self.round += 1
             self.actions.append([])
-            self.raise_by = self.game.big_blind
+            self.min_raise_to = self.max_spent + self.game.big_blind
         else:
             self._finish(showdown=True)
 

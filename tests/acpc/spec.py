@@ -119,13 +119,14 @@ class Replay:
     rounds: list[list[str]] = field(default_factory=lambda: [[]])
     last: int | None = None  # who acted last in this round
     answered: set[int] = field(default_factory=set)  # called (or raised) since the last raise
-    raise_bys: list[int] = field(default_factory=list)
+    min_to: int = 0  # the smallest full raise-to (see min_raise)
     over: bool = False
     showdown: bool = False
 
     def __post_init__(self) -> None:
         self.spent = list(self.game.blinds)
         self.folded = [False] * self.game.n
+        self.min_to = self.high + self.game.big_blind
         if not [p for p in range(self.game.n) if self.is_active(p)]:
             # Everyone all in from the blinds (the spec does not say; the bridge shows the
             # rounds empty, as after an all-in call).
@@ -158,8 +159,12 @@ class Replay:
             return None
         if sum(1 for q in range(self.game.n) if q != p and self.is_active(q)) == 0:
             return None  # nobody to bet against (the dealer's rule; the spec implies it)
-        full = self.high + max([self.game.big_blind, *self.raise_bys])
-        return min(full, stack)
+        # The dealer's rule (the ACPC server's game.c keeps a minimum raise-to): the bet
+        # plus the big blind at the start of a round; after a raise to T over a bet B,
+        # T + (T - B) if that is more. protocol.md's "by at least every other raise" says
+        # more than the dealer does after a short all-in raise (400, all in to 650: the
+        # dealer's minimum is 900, not 950); the dealer is what bots parse with.
+        return min(self.min_to, stack)
 
     def valid(self, token: str) -> bool:
         p = self.actor()
@@ -185,7 +190,7 @@ class Replay:
             self.answered.add(p)
         else:
             size = int(token[1:])
-            self.raise_bys.append(size - self.high)
+            self.min_to = max(self.min_to, 2 * size - self.high)
             self.spent[p] = size
             self.answered = {p}
         self.rounds[self.round].append(token)
@@ -201,7 +206,7 @@ class Replay:
                 self.rounds.append([])
                 self.last = None
                 self.answered = set()
-                self.raise_bys = []
+                self.min_to = self.high + self.game.big_blind
             else:
                 self.over = self.showdown = True
                 while len(self.rounds) < 4:

@@ -284,15 +284,22 @@ def test_a_fold_when_checking_is_free_is_a_check() -> None:
     assert action == Action.call() and note is not None
 
 
-def test_betting_follows_the_spec_on_a_short_all_in_raise() -> None:
-    """A short all-in raise does not lower the next minimum raise (raise-by of any raise)."""
+def test_betting_follows_the_dealer_on_a_short_all_in_raise() -> None:
+    """After a short all-in raise the next raise must reach the old minimum and add the
+    all-in's own raise: the ACPC dealer's rule (its parser accepts r400r650r900 in this
+    game and refuses r400r650r899), where protocol.md's words would say 950."""
     b = Betting(GameDef(stacks=(650, 10000, 10000), blinds=(50, 100, 0), first_player=(2, 0, 0, 0)))
     b.apply(AcpcAction("r", 400))  # position 2 raises by 300
     assert b.raise_range(0) == (650, 650)  # position 0 can only go all in (short of 700)
     b.apply(AcpcAction("r", 650))  # all in: raises by only 250
-    assert b.to_act() == 1 and b.raise_range(1) == (950, 10000)
-    with pytest.raises(ValueError):
-        b.apply(AcpcAction("r", 900))
+    assert b.to_act() == 1 and b.raise_range(1) == (900, 10000)
+    assert not b.is_valid(AcpcAction("r", 899))
+    b.apply(AcpcAction("r", 900))
+    assert b.raise_range(2) == (1150, 10000)  # 900 + the 250 it added
+    game = Game(stacks=(650, 10000, 10000), blinds=(50, 100, 0), first=(2, 0, 0, 0))
+    assert replay(game, parse_matchstate("MATCHSTATE:1:1:r400r650r900:|AsKd|")).actor() == 2
+    with pytest.raises(SpecError):
+        replay(game, parse_matchstate("MATCHSTATE:1:1:r400r650r899:|AsKd|"))
 
 
 def test_spec_replay_refuses_what_the_spec_refuses() -> None:

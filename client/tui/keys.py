@@ -41,8 +41,8 @@ QUEUED_TEXTS = ("check/fold queued for your turn", "call any queued for your tur
 """What k and K say when they queue; the notice goes once the queued action is played."""
 
 QUIT_MID_HAND = (
-    "Quit in the middle of a hand? Your seat is kept: this hand plays on without you "
-    "(the server checks, or folds, when your clock runs out) and start hickory again to come back"
+    "You are in a hand: it plays on without you (the server checks, or folds, when your "
+    "clock runs out) and your seat is kept; start hickory again to come back. Quit now"
 )
 """What q asks during a hand: what happens to the seat and to the hand."""
 

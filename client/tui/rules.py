@@ -58,7 +58,9 @@ def schedule_text(lobby: m.Lobby) -> str:
     for i, lv in enumerate(lobby.schedule):
         length = f" {lv.minutes} min" if lv.minutes else f" {lv.hands} hands" if lv.hands else ""
         mark = " (now)" if i == now_index else ""
-        parts.append(f"{i + 1}: {chips(lv.small_blind)}/{chips(lv.big_blind)}{length}{mark}")
+        # No-break spaces: a level is never split across two lines.
+        level = f"{i + 1}: {chips(lv.small_blind)}/{chips(lv.big_blind)}{length}{mark}"
+        parts.append(level.replace(" ", "\u00a0"))
     return " · ".join(parts)
 
 

@@ -98,7 +98,8 @@ async def test_ctrl_c_stops_the_bridge_with_status_130_and_no_traceback(tmp_path
     cfg = fast_config(2, seats=2, action_clock=10, time_bank=0, starting_stack=100_000)
     with trio.fail_after(120):
         async with running(cfg, seed=3) as (_, port):
-            proc, first = await start_cli(port, tmp_path, "--bot-cmd", player_cmd(tmp_path))
+            proc, first = await start_cli(port, tmp_path, "--bot-cmd", player_cmd(tmp_path),
+                                          "--bot-output", str(tmp_path / "bot.out"))  # the bridge's own stderr alone
             assert "for every hand" in first, first
             other = Bot("127.0.0.1", port, "other", "calling-station", seed=1)
             async with trio.open_nursery() as nursery:

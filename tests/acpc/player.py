@@ -9,7 +9,7 @@ specification (``tests/acpc/spec.py``) under the game it is told: a game file (t
 game from the Hickory side.
 
 Run as a program it is a standard ACPC bot: ``python -m tests.acpc.player GAME HOST PORT
-[--seed N] [--log FILE] [--behaviour hang|garbage|quit|stuck] [--once FILE]``; the log
+[--seed N] [--log FILE] [--behaviour hang|garbage|quit|stuck] [--delay S] [--once FILE]``; the log
 is one JSON object per line with what it received and sent.
 """
 
@@ -120,12 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--behaviour", choices=["play", "hang", "garbage", "quit", "stuck"], default="play")
     ap.add_argument("--once", metavar="FILE",
                     help="misbehave only in the first run to find FILE missing (it makes it); later runs play")
+    ap.add_argument("--delay", type=float, default=0.0,
+                    help="wait this long before connecting (a bot loading its strategy); with --once, only the first run")
     args = ap.parse_args(argv)
     if args.once is not None:
         try:
             open(args.once, "x").close()
         except FileExistsError:
             args.behaviour = "play"
+            args.delay = 0.0
+    time.sleep(args.delay)
     with open(args.game) as f:
         game = parse_game(f.read())
     player = Player(random.Random(args.seed), lambda hand: game, garbage=1.0 if args.behaviour == "garbage" else 0.0)

@@ -28,12 +28,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def play(tmp_path: Path, behaviour: str = "play", *, command: str | None = None,
                stack: int = 400, once: bool = False, action_clock: float | None = None,
-               hand_pause: float = 0.0, **bridge_kw: object,
+               hand_pause: float = 0.0, extra: str = "", **bridge_kw: object,
                ) -> tuple[RecordingServer, Bridge, list[dict[str, object]]]:
     log = tmp_path / "player.log"
     cmd = command or (f"{sys.executable} -m tests.acpc.player {{game}} {{host}} {{port}} "
                       f"--seed 4 --log {log} --behaviour {behaviour}"
-                      + (f" --once {tmp_path / 'misbehaved'}" if once else ""))
+                      + (f" --once {tmp_path / 'misbehaved'}" if once else "") + (f" {extra}" if extra else ""))
     patient = (behaviour == "play" or once) and command is None  # a program that answers: time to start up
     clock = action_clock if action_clock is not None else 10 if patient else 1
     cfg = fast_config(2, seats=2, action_clock=clock, time_bank=0, starting_stack=stack, hand_pause=hand_pause)
@@ -131,3 +131,34 @@ async def test_a_program_that_fails_its_first_hand_plays_again_from_the_next(
     assert len(later) >= 2, f"the tournament went on with the seat's decisions in it: {by_hand}"
     assert failed == [failed[0]], (
         f"only the failed hand is played by the clock; automatic in hands {failed} of {sorted(by_hand)}")
+
+
+async def test_a_program_slow_to_start_keeps_its_turns_within_the_allowance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first program takes 3 s to start (a bot loading its strategy); the start-up
+    allowance is 20 s and the action clock 10 s: the bridge waits for it, gives it the
+    hand's states so far, and its decisions are its own."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    server, bridge, _ = await play(tmp_path, once=True, extra="--delay 3", action_clock=10, stack=200,
+                                   connect_timeout=20)
+    by_hand = seat_actions_by_hand(server, bridge)
+    first = min(by_hand)
+    assert by_hand[first], "the seat had a decision in the slow program's hand"
+    assert not any(e.automatic for acts in by_hand.values() for e in acts), by_hand
+    assert not any("did not connect" in t for _, t in bridge.notes), bridge.notes
+
+
+async def test_a_program_slower_than_the_allowance_loses_only_that_hand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the allowance (1 s here, for a program that takes 3 s) the bridge stops waiting:
+    the clock plays that hand's decisions (and sits the seat out); the next hand's program
+    says its version and the seat plays again."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    server, bridge, _ = await play(tmp_path, once=True, extra="--delay 3", action_clock=2, stack=200,
+                                   connect_timeout=1, hand_pause=0.5)
+    assert any("did not connect within 1 s" in t for _, t in bridge.notes), bridge.notes
+    by_hand = seat_actions_by_hand(server, bridge)
+    first = min(by_hand)
+    assert by_hand[first] and all(e.automatic for e in by_hand[first])
+    later = [e for h, acts in by_hand.items() if h > first for e in acts]
+    assert later and any(not e.automatic for e in later), by_hand

@@ -6,8 +6,9 @@ never write, never migrate and never take the server's lock.
 
 - ``history`` exports finished hands from the ``hands`` and ``hand_events`` tables:
   ``text`` (for people), ``phh`` (the Poker Hand History standard, one ``[hand]`` section
-  per hand when there are several; pokerkit reads it) or ``json`` (the stored events, one
-  hand per line). Without ``--player`` it is the host's full record with every hole card;
+  per hand when there are several; pokerkit reads it), ``pokerstars`` (the PokerStars
+  text trackers import, ``poker.pokerstars``; ``--each-player DIR`` writes one file per
+  player and the full one) or ``json`` (the stored events, one hand per line). Without ``--player`` it is the host's full record with every hole card;
   with ``--player NAME`` it is that player's copy: their own cards, others' only as shown
   (``--all-cards`` keeps every card).
 - ``standings`` rebuilds the tournament by replaying the ``inputs`` log through a fresh
@@ -32,6 +33,7 @@ import attrs
 from poker.actions import Ruleset
 from poker.events import Event, HandShown, HoleCardsDealt
 from poker.history import HandInfo, HistoryError, to_phh, to_text
+from poker.pokerstars import to_pokerstars
 from protocol.names import is_invisible, printable
 from server.app import Server
 from server.config import ServerConfig
@@ -212,9 +214,13 @@ def add_history_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
     p.add_argument("--hand", type=int, metavar="ID", help="only this hand number")
     p.add_argument("--player", metavar="NAME", help="only hands this player was dealt into, as they may see them")
-    p.add_argument("--format", choices=("text", "phh", "json"), default="text",
-                   help="text (readable, default), phh (Poker Hand History, pokerkit reads it) "
+    p.add_argument("--format", choices=("text", "phh", "pokerstars", "json"), default="text",
+                   help="text (readable, default), phh (Poker Hand History, pokerkit reads it), "
+                        "pokerstars (what PokerTracker, Hold'em Manager and hand2note import) "
                         "or json (the stored events, one hand per line)")
+    p.add_argument("--each-player", type=Path, metavar="DIR",
+                   help="with --format pokerstars: write into DIR one file per player (their "
+                        "own cards in every hand, others' as shown) and one with every card")
     p.add_argument("--all-cards", action="store_true",
                    help="with --player: keep every hole card (the full record)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
@@ -282,7 +288,14 @@ def export_history(
             continue
         info = _hand_info(hand, meta)
         try:
-            if fmt == "phh":
+            if fmt == "pokerstars":
+                events = hand.parsed()
+                if player is not None and not any(
+                        isinstance(e, HoleCardsDealt) and e.seat == viewer for e in events):
+                    continue  # seated but not dealt in: nothing of theirs to import
+                text = to_pokerstars(events, info, tournament_no=tournament_number(meta),
+                                     viewer=viewer, reveal_all=reveal_all) + "\n"
+            elif fmt == "phh":
                 text = to_phh(hand.parsed(), info, viewer=viewer, reveal_all=reveal_all)
                 if several:
                     text = f"[{hand.hand_no}]\n{text}"
@@ -301,12 +314,69 @@ def export_history(
     return written
 
 
+def tournament_number(meta: dict[str, str]) -> int:
+    """The tournament's number in PokerStars files: when its database was made, as
+    ``YYMMDDHHMM`` (the same in every file of the night, different the next night)."""
+    try:
+        return int(dt.datetime.fromisoformat(meta["created"]).strftime("%y%m%d%H%M"))
+    except (KeyError, ValueError):
+        return 1
+
+
+def _file_part(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text) or "_"
+
+
+def write_each_player(conn: sqlite3.Connection, directory: Path, *, err: TextIO | None = None) -> list[Path]:
+    """One PokerStars file per player who was dealt a hand (``HH<date> T<number> <id>
+    <name>.txt``: what they saw, their own cards in every hand) and ``... all hands.txt``
+    with every card; returns the paths written, the full file first."""
+    conn.execute("BEGIN")
+    try:
+        meta = read_meta(conn)
+        players = {pid: name for hand in read_hands(conn) for pid, name in hand.seats.values()}
+    finally:
+        conn.execute("COMMIT")
+    directory.mkdir(parents=True, exist_ok=True)
+    number = tournament_number(meta)
+    stem = f"HH20{str(number)[:6]} T{number}" if number > 1 else "HH T1"
+    paths = [directory / f"{stem} all hands.txt"]
+    with open(paths[0], "w", encoding="utf-8") as out:
+        export_history(conn, out, fmt="pokerstars", err=err)
+    for pid, name in sorted(players.items(), key=lambda p: int(p[0]) if p[0].isdigit() else 0):
+        path = directory / f"{stem} {_file_part(pid)} {_file_part(name)}.txt"
+        with open(path, "w", encoding="utf-8") as out:
+            export_history(conn, out, fmt="pokerstars", player=name)
+        paths.append(path)
+    return paths
+
+
+def _run_each_player(args: argparse.Namespace, conn: sqlite3.Connection) -> int:
+    if args.format != "pokerstars" or args.hand is not None or args.player is not None:
+        print("hickory-server history: --each-player goes with --format pokerstars alone "
+              "(no --hand or --player)", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        paths = write_each_player(conn, args.each_player, err=sys.stderr)
+    except OSError as exc:
+        print(f"hickory-server history: cannot write into {args.each_player}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for path in paths:
+        print(path)
+    return 0
+
+
 def run_history(args: argparse.Namespace) -> int:
     try:
         conn = open_readonly(args.db)
     except StoreError as exc:
         print(f"hickory-server history: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if getattr(args, "each_player", None) is not None:
+        try:
+            return _run_each_player(args, conn)
+        finally:
+            conn.close()
     try:
         out: TextIO = sys.stdout if args.output is None else open(args.output, "w", encoding="utf-8")
         try:

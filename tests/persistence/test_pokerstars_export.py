@@ -1,0 +1,176 @@
+"""A whole bot tournament over a real server, exported with ``hickory-server history
+--format pokerstars --each-player DIR`` (a real subprocess on the real database), and every
+hand of every file read by an independent PokerStars parser (pokerdf) that must agree with
+the stored record on seats, stacks, actions, board, pots and winners
+(tests/engine/pokerstars_referee.py says exactly what it compares)."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import trio
+
+from client.handlog import HandLog
+from client.model import ClientModel
+from poker.events import HandShown, HandStarted, HoleCardsDealt
+from protocol import messages as m
+from server.config import ServerConfig
+from server.recovery import open_server
+from server.reports import (
+    StoredHand,
+    _hand_info,
+    open_readonly,
+    read_hands,
+    read_meta,
+    tournament_number,
+)
+from tests.engine.pokerstars_referee import Expected, check_file
+from tests.persistence.harness import Bot
+
+PLAYERS = 8
+RECEIVED: dict[str, list[m.ServerMessage]] = {}
+
+
+async def _play_out(db: Path, seed: int) -> dict[str, list[m.ServerMessage]]:
+    """Play the night out; returns what each bot received, message by message."""
+    config = ServerConfig(
+        db=db, port=0, host="127.0.0.1", start_at=PLAYERS, no_deadline=True, seats=5,
+        hands_per_level=6, starting_stack=2000, action_clock=5, time_bank=1, hand_pause=0.0,
+        schedule=((10, 20), (15, 30), (25, 50), (40, 80), (60, 120), (100, 200), (150, 300),
+                  (250, 500), (400, 800), (600, 1200), (1000, 2000)),
+    )
+    server = open_server(config, seed=seed)
+    server.deck_rng = random.Random(seed)
+    fake = SimpleNamespace(up=trio.Event(), port=None, generation=1)
+    bots = [Bot(f"player {i}", fake, seed=seed + i, think=0, shove=0.03, raise_=0.15, raise_cap=3)  # type: ignore[arg-type]
+            for i in range(PLAYERS)]
+    async with trio.open_nursery() as nursery:
+        fake.port = await nursery.start(server.run)
+        fake.up.set()
+        for bot in bots:
+            nursery.start_soon(bot.run)
+            while bot.player_id is None:
+                await trio.sleep(0.01)
+        with trio.fail_after(240):
+            while not server.tournament.finished:
+                await trio.sleep(0.05)
+        await trio.sleep(0.2)
+        nursery.cancel_scope.cancel()
+    assert server.store is not None
+    server.store.close()
+    return {bot.name: bot.received for bot in bots}
+
+
+def _dealt(hand: StoredHand) -> int:
+    return len(next(e for e in hand.parsed() if isinstance(e, HandStarted)).stacks)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[Path]]:
+    tmp = tmp_path_factory.mktemp("pokerstars")
+    db = tmp / "night.db"
+    RECEIVED.update(trio.run(_play_out, db, 4242))
+    out = tmp / "hands"
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "history", "--db", str(db), "--format", "pokerstars",
+         "--each-player", str(out)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    paths = [Path(line) for line in done.stdout.splitlines()]
+    return db, out, paths
+
+
+def test_every_hand_of_every_players_file_and_the_full_file_reads_back_as_recorded(
+        exported: tuple[Path, Path, list[Path]]) -> None:
+    db, out, paths = exported
+    conn = open_readonly(db)
+    try:
+        meta = read_meta(conn)
+        hands = [h for h in read_hands(conn) if h.status == "finished"]
+    finally:
+        conn.close()
+    number = tournament_number(meta)
+    assert len(hands) >= 20
+    assert paths[0].name.endswith(" all hands.txt") and len(paths) == PLAYERS + 1
+    assert all(p.parent == out and p.name.startswith("HH") for p in paths)
+    full = [Expected(events=h.parsed(), info=_hand_info(h, meta), reveal_all=True) for h in hands]
+    text = paths[0].read_text(encoding="utf-8")
+    # The seeded night has the shapes trackers are strict about (the decks are seeded; the
+    # bots' timing is not, so the counts vary a little from run to run).
+    for shape in ("Side pot", "Uncalled bet (", "*** SHOW DOWN ***", ": calls ", " and is all-in"):
+        assert shape in text, shape
+    rows = check_file(text, full, number)
+    assert rows == sum(_dealt(h) for h in hands)
+    folded_own_cards = 0
+    for path in paths[1:]:
+        player_id = path.stem.split(" ")[2]  # HH<date> T<number> <player id> <name>
+        seated = [h for h in hands if any(p == player_id for p, _ in h.seats.values())]
+        name = next(n for p, n in seated[0].seats.values() if p == player_id)
+        # Hands they were dealt into (a seat taken during a hand is not dealt in until the next).
+        mine = [h for h in seated if any(isinstance(e, HoleCardsDealt) and e.seat == h.seat_of(name)
+                                         for e in h.parsed())]
+        assert mine, path
+        assert path.stem.endswith(name.replace(" ", "_"))
+        expected = [Expected(events=h.parsed(), info=_hand_info(h, meta), viewer=h.seat_of(name)) for h in mine]
+        text = path.read_text(encoding="utf-8")
+        assert check_file(text, expected, number) == sum(_dealt(h) for h in mine)
+        # Only the owner's cards and the cards shown are in a player's file.
+        for h in mine:
+            events = h.parsed()
+            seat = h.seat_of(name)
+            shown = {e.seat for e in events if isinstance(e, HandShown)}
+            for e in events:
+                if isinstance(e, HoleCardsDealt) and e.seat != seat and e.seat not in shown:
+                    hidden = " ".join(f"{'23456789TJQKA'[c >> 2]}{'cdhs'[c & 3]}" for c in e.cards)
+                    block = text.split(f"#{number * 1_000_000 + h.hand_no}:", 1)[1].split("PokerStars Hand", 1)[0]
+                    assert f"[{hidden}]" not in block, (name, h.hand_no)
+            folded_own_cards += any(e.seat == seat and e.action.value == "fold"
+                                    for e in events if hasattr(e, "action"))
+    assert folded_own_cards > 0  # hands a player folded, with their own cards in their file
+
+
+def test_the_tool_refuses_each_player_with_another_format(exported: tuple[Path, Path, list[Path]],
+                                                          tmp_path: Path) -> None:
+    db = exported[0]
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "history", "--db", str(db), "--format", "text",
+         "--each-player", str(tmp_path / "x")], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "--each-player goes with --format pokerstars" in done.stderr
+    assert not (tmp_path / "x").exists()
+
+
+_TIME = re.compile(r" - \d{4}/\d\d/\d\d \d+:\d\d:\d\d [A-Z]+ \[[^]]*ET\]$", re.MULTILINE)
+
+
+def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
+        exported: tuple[Path, Path, list[Path]], tmp_path: Path) -> None:
+    """Each bot's live messages, fed to a client model and its hand log as the terminal
+    client does, write the same hands as the server's export for that player (the time
+    of day aside: the client's clock stamps them)."""
+    db, _, paths = exported
+    conn = open_readonly(db)
+    try:
+        number = tournament_number(read_meta(conn))
+    finally:
+        conn.close()
+    compared = 0
+    for name, received in RECEIVED.items():
+        model = ClientModel()
+        log = HandLog(tmp_path / f"{name}.txt", tournament_no=number)
+        for msg in received:
+            model.apply(msg)
+            log.received(msg, model)
+        mine = _TIME.sub("", log.path.read_text(encoding="utf-8")).strip().split("\n\n\n")
+        server_file = next(p for p in paths[1:] if p.stem.endswith(" " + name.replace(" ", "_")))
+        theirs = _TIME.sub("", server_file.read_text(encoding="utf-8")).strip().split("\n\n\n")
+        assert len(mine) == len(theirs) > 0, name
+        for a, b in zip(mine, theirs, strict=True):
+            assert a.strip() == b.strip()
+            compared += 1
+    assert compared >= 40

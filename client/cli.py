@@ -36,6 +36,7 @@ from prompt_toolkit.application import Application
 
 from client.deckcheck import DeckLog
 from client.deckfile import default_record_path, main_verify, recording_log
+from client.handlog import HandLog, open_hand_log
 from client.model import ClientModel, ConnectionState
 from client.pinning import KnownServers, TlsTrust
 from client.plain import main_plain
@@ -196,6 +197,7 @@ class Client:
         self._stop: trio.Event | None = None
         self.refusal: str | None = None
         self.tls = tls_trust(args, host, port)
+        self.hand_log: HandLog | None = None  # this player's hands as PokerStars text
 
     # -- Actions ------------------------------------------------------------------------
 
@@ -253,6 +255,8 @@ class Client:
                 except (OSError, ValueError) as exc:
                     self.model.decks = DeckLog()
                     self.ui.say(f"cannot keep the deck record in {path}: {exc}")
+                self.hand_log = open_hand_log(config_dir(), self.host, self.port, args.name,
+                                              fresh=token is None, say=self.ui.say)
             session = ClientSession(
                 self.host,
                 self.port,
@@ -310,6 +314,8 @@ class Client:
                 if getattr(self, "_asked", None) != want:
                     self._asked = want
                     self.send(m.SnapshotRequest(table=want))
+        if self.hand_log is not None:
+            self.hand_log.received(msg, model)
         note_server_message(model, self, msg, now)
         if isinstance(msg, m.YourTurn) and self.app is not None:
             # A bell, in case the player is looking elsewhere (most terminals flash or beep).

@@ -134,8 +134,9 @@ def _next_break(t: Tournament, seconds_left: float | None) -> Json:
     return {"next_break": None, "next_break_seconds": None}
 
 
-def _blinds(sb: int, bb: int) -> Json:
-    return {"small_blind": sb, "big_blind": bb}
+def _blinds(sb: int, bb: int, ante: int = 0) -> Json:
+    """The blinds, and the big-blind ante (0: none; issue 27)."""
+    return {"small_blind": sb, "big_blind": bb, "ante": ante}
 
 
 def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
@@ -166,7 +167,7 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
         "paused_reason": paused_reason,
         "on_break": on_break,
         "level": {
-            "number": info.level, **_blinds(info.small_blind, info.big_blind),
+            "number": info.level, **_blinds(info.small_blind, info.big_blind, info.ante),
             "by_hands": s.by_hands,
             "seconds_left": None if info.seconds_left is None else round(info.seconds_left, 1),
             "level_seconds": None if s.by_hands else s.level_seconds,
@@ -174,7 +175,8 @@ def clock_state(t: Tournament, now: float, *, news: RoomNews | None = None,
             "hands_per_level": s.hands_per_level,
             "running": phase == "running",
         },
-        "next_level": {"number": info.level + 1, **_blinds(info.next_small_blind, info.next_big_blind)},
+        "next_level": {"number": info.level + 1,
+                       **_blinds(info.next_small_blind, info.next_big_blind, info.next_ante)},
         "break_seconds_left": None if break_left is None else round(break_left, 1),
         "break_seconds": None if brk is None else round(brk.until - brk.began, 1),
         # How long the director's pause has lasted (a "dinner break" has no end to count to).

@@ -45,7 +45,7 @@ def test_before_the_start_the_screen_shows_registration_and_the_first_level() ->
     assert s["phase"] == "registering"
     assert (s["level"]["number"], s["level"]["small_blind"], s["level"]["big_blind"]) == (1, 100, 200)
     assert s["level"]["seconds_left"] == 15 * 60 and s["level"]["running"] is False
-    assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400}
+    assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 0}
     assert s["players"] == {"left": 5, "registered": 5}
     assert s["chips_in_play"] == 5 * 10_000  # what will be in play
     assert s["average_stack"] == 10_000 and s["average_bb"] == 50.0
@@ -308,3 +308,14 @@ def test_a_clock_started_on_a_tournament_under_way_says_earlier_moves_are_lost()
     assert later.news.resumed
     assert clock_state(t, 1.0, news=later.news)["moves_before_restart_lost"]
     assert not clock_state(t, 1.0, news=fresh.news)["moves_before_restart_lost"]
+
+
+def test_the_screen_shows_the_big_blind_ante_of_this_level_and_the_next() -> None:
+    """Issue 27: with antes written into the schedule, the level and the next say them."""
+    t = Tournament(Settings(schedule=SCHEDULE, antes=(200, 300, 600), big_blind_ante=True), seeded_rng(1))
+    for i in range(3):
+        t.register(f"p{i}", f"Player {i}")
+    t.start(0.0)
+    s = clock_state(t, 1.0)
+    assert (s["level"]["big_blind"], s["level"]["ante"]) == (200, 200)
+    assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 300}

@@ -59,7 +59,9 @@
   }
 
   function blindsText(b) {
-    return `${num(b.small_blind)} / ${num(b.big_blind)}`;
+    // A big-blind ante (issue 27) reads after the blinds: "100 / 200 ante 200".
+    const ante = b.ante ? ` ante ${num(b.ante)}` : "";
+    return `${num(b.small_blind)} / ${num(b.big_blind)}${ante}`;
   }
 
   function el(tag, cls, text) {

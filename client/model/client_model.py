@@ -28,6 +28,7 @@ class ClientModel(TableUpdates, PeopleUpdates):
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
             handler(self, msg, now)
+        self.seen.received(msg, self.table, self.lobby)
         if self.decks is not None:
             for line in self.decks.received(msg):
                 self._say(line)

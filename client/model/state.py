@@ -14,6 +14,7 @@ from collections import deque
 from client.deckcheck import DeckLog
 from client.model.connection import ConnectionState, Identity
 from client.model.log import LOG_LINES, ChatLine
+from client.model.seen import SeenHands
 from client.model.table import SeatModel, TableModel
 from client.model.turn import PendingTurn
 from protocol import messages as m
@@ -42,10 +43,13 @@ class ModelState:
     - ``changes``: incremented by every update, so a view can tell it must redraw
     - ``decks``: the fair-deck record and its checks (``client.deckcheck.DeckLog``) when the
       client keeps one; its verdict is also written to the log once the seeds are revealed
+    - ``seen``: the hands seen whole, as the engine's events (``client.model.seen``), for
+      the statistics view and the replayer
     """
 
     def __init__(self, *, log_lines: int = LOG_LINES, decks: DeckLog | None = None) -> None:
         self.decks = decks  # the fair-deck record and checks, when this client keeps them
+        self.seen = SeenHands()
         self.connection = ConnectionState.CONNECTING
         self.connection_reason: str | None = None
         self.reconnects = 0

@@ -170,6 +170,9 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
         server_file = next(p for p in paths[1:] if p.stem.endswith(" " + name.replace(" ", "_")))
         theirs = _TIME.sub("", server_file.read_text(encoding="utf-8")).strip().split("\n\n\n")
         assert len(mine) == len(theirs) > 0, name
+        # The model keeps the same hands (and the table's others, watched after they were out).
+        kept = {h.hand_no for h in model.seen.hands if h.viewer is not None}
+        assert kept == {int(t.split(":", 1)[0].rsplit("#", 1)[1]) % 1_000_000 for t in theirs}
         for a, b in zip(mine, theirs, strict=True):
             assert a.strip() == b.strip()
             compared += 1

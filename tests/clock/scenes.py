@@ -121,20 +121,23 @@ def moves(t: Tournament, news: RoomNews, count: int, now: float) -> None:
         news.take(t, now + i, d.move_player(now + i, pid, dst, None, reason="balance"))
 
 
-def big_field() -> Scene:
-    """60 registered at 7 tables, 58 left, level 14, six moves, a five-line announcement."""
+def big_field(*, news: bool = True) -> Scene:
+    """60 registered at 7 tables, 58 left, level 14, six moves, a five-line announcement
+    (or, without ``news``, neither)."""
     t = tournament(60, LONG_NAME, level_minutes=20, breaks=((16, 20),))
-    news = RoomNews()
     for tid in (1, 2):
         seats = t.table(tid).seats
         winner, loser = seats[min(seats)].player_id, seats[max(seats)].player_id
-        news.take(t, 5.0, bust(t, tid, winner, [loser], 5.0)[1])
+        bust(t, tid, winner, [loser], 5.0)
     at_level(t, 14, 20.0)
-    moves(t, news, 6, 30.0)
+    if not news:
+        return Scene("big", t, 64.0, context=RoomContext(deadline="01:30"))
+    heard = RoomNews()
+    moves(t, heard, 6, 30.0)
     d = Director(t)
     d.announce(40.0, "Seat open at table 3: late entries to the desk", reason="info")
     d.announce(60.0, BIG_NEWS, reason="info")
-    return Scene("big", t, 64.0, news=news, context=RoomContext(deadline="01:30"))
+    return Scene("big", t, 64.0, news=heard, context=RoomContext(deadline="01:30"))
 
 
 def busy() -> Scene:
@@ -183,4 +186,12 @@ def restarted() -> Scene:
     scene.name, scene.now = "restarted", scene.now + 60.0
     scene.news = RoomNews(resumed=True)
     renamed(scene.t, "Night Six")
+    return scene
+
+
+def quiet() -> Scene:
+    """The big field with no table news at all (the centre must not move for news)."""
+    scene = big_field(news=False)
+    scene.name, scene.now = "quiet", scene.now + 60.0
+    renamed(scene.t, "Night Seven")
     return scene

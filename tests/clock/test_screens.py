@@ -23,7 +23,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tests.clock.scenes import SCENES, Scene, held, restarted
+from tests.clock.scenes import SCENES, Scene, held, quiet, restarted
 from tests.clock.screens import LAYOUT_PROBLEMS, ScreenServer
 from tests.clock.test_browser import CHROMIUM
 
@@ -333,28 +333,45 @@ def test_after_a_restart_the_moves_panel_says_earlier_moves_were_not_kept(screen
         assert page.evaluate(LAYOUT_PROBLEMS) == []
 
 
-def test_the_end_the_held_table_the_steady_centre_and_the_time_played(screens: Screens) -> None:
-    """Item 11: after the end nobody is tagged away; the one table held says HELD, not
-    LIVE; the centre keeps its place whatever the news holds; the time played shows."""
+def test_after_the_end_nobody_is_tagged_away(screens: Screens) -> None:
+    """Item 11: the winner whose client went home carries no "away" tag after the end."""
     final = SCENES["final"]()
     screens.show(final)
     page = screens.pages[(1280, 720)]
     screens.open(page, final, "tables")
+    assert page.locator(".table-card").count() == 1
     assert page.locator(".tag.away").count() == 0
+
+
+def test_the_only_table_held_says_held_not_live(screens: Screens) -> None:
+    """Item 11: with its only table held by the director, the clock says HELD."""
     scene = held()
     screens.show(scene)
+    page = screens.pages[(1280, 720)]
     screens.open(page, scene, "clock")
     assert text(page, "#status").upper() == "HELD"
-    assert "holds table 1" in text(page, "#notice")
-    assert re.fullmatch(r"\d\d:\d\d played", text(page, "#elapsed"))
+    assert text(page, "#notice") == "The director holds table 1: no new hand starts"
+
+
+def test_the_centre_keeps_its_place_whatever_the_news_holds(screens: Screens) -> None:
+    """Item 11: no moves or six, the centre block does not move."""
     for page in screens.pages.values():
-        quiet, busy = restarted(), SCENES["busy"]()  # no moves heard, and six
-        screens.show(quiet)
-        screens.open(page, quiet, "clock")
+        calm, busy = quiet(), SCENES["busy"]()  # no news, and six moves
+        screens.show(calm)
+        screens.open(page, calm, "clock")
         before = rect(page, "#center")
         screens.show(busy)
         screens.open(page, busy, "clock")
         assert rect(page, "#center") == before, size(page)
+
+
+def test_the_time_played_shows_beside_the_time_of_day(screens: Screens) -> None:
+    """Item 11, what other clocks show: the time played so far (pauses not counted)."""
+    scene = SCENES["busy"]()
+    screens.show(scene)
+    page = screens.pages[(1920, 1080)]
+    screens.open(page, scene, "clock")
+    assert re.fullmatch(r"02:0\d played", text(page, "#elapsed")), text(page, "#elapsed")
 
 
 def test_rotate_turns_through_the_clock_the_standings_and_the_tables(screens: Screens) -> None:

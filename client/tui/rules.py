@@ -89,11 +89,22 @@ def render_rules(model: ClientModel, width: int, height: int, now: float) -> Lin
     if row < height - 2:
         c.text(row, left, "Changes tonight" if changes else "No rule changes yet", "class:help.section bold")
         row += 1
-    room = max(0, (height - 1 - row) // 2)  # two lines each: what changed, and why
-    for ch in changes[-room:] if room else []:
+    # The newest changes that fit, each whole: what changed, then why, wrapped.
+    text_w = max(10, width - left - 13)
+    blocks = [
+        [("class:help", piece) for piece in wrap_words(ch.what, text_w)]
+        + [("class:dim", piece) for piece in wrap_words(f"reason: {ch.reason}", text_w)]
+        for ch in changes
+    ]
+    room = max(0, height - 1 - row)
+    first = len(changes)
+    while first > 0 and len(blocks[first - 1]) <= room:
+        room -= len(blocks[first - 1])
+        first -= 1
+    for ch, block in zip(changes[first:], blocks[first:], strict=True):
         c.text(row, left + 2, f"v{ch.rules_version} {local_time(ch.at)[-5:]}", "class:key")
-        c.text(row, left + 12, ch.what, "class:help", width - left - 13)
-        c.text(row + 1, left + 12, f"reason: {ch.reason}", "class:dim", width - left - 13)
-        row += 2
+        for style, piece in block:
+            c.text(row, left + 12, piece, style, text_w)
+            row += 1
     c.center(height - 1, [("class:dim", "Esc or u closes")])
     return c.lines()

@@ -361,3 +361,14 @@ def test_6_chat_shows_no_bidi_controls_or_zero_width_characters() -> None:
     assert "bob: gg evil wpx end [2J" in screen
     for bad in ("\u202e", "\u202c", "\u200b", "\u2066", "\u2069", "\u200d", "\x1b"):
         assert bad not in screen
+
+
+def test_1_the_rules_view_wraps_a_long_change_and_its_reason_instead_of_cutting_them() -> None:
+    model = scenes.preflop(turn=False)
+    assert model.lobby is not None
+    what = "starting stack 10,000 chips for every late entry from the next level on, as announced"
+    why = "the late arrivals asked for the same stack as everyone who came on time, and it is fair"
+    change = m.RuleChange(rules_version=2, at="2026-11-30T21:00:00Z", what=what, reason=why)
+    model.apply(attrs.evolve(model.lobby, rules=rules(rules_version=2, changes=(change,))), NOW)
+    screen = terminal(model, UiState(overlay=Overlay.RULES))
+    assert shows_whole(screen, what) and shows_whole(screen, f"reason: {why}"), screen

@@ -72,6 +72,7 @@ def full_table_snapshot(your_seat: int | None = 1, seq: int | None = None) -> m.
                 sitting_out=index == 7,
                 connected=index != 7,
                 cards=cards,
+                in_hand=True,
             )
         )
     return m.TableSnapshot(
@@ -95,6 +96,8 @@ def full_table_snapshot(your_seat: int | None = 1, seq: int | None = None) -> m.
         your_cards=("As", "Kd") if your_seat is not None else None,
         deadline_ms=21500,
         time_bank_ms=45000,
+        small_blind_seat=2,
+        big_blind_seat=3,
         seq=seq,
     )
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import attrs
 
 PROTOCOL_NAME = "hickory"
-SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2, 3)
 LATEST_VERSION = SUPPORTED_VERSIONS[-1]
 MAX_INT = 2**53 - 1
 

@@ -32,11 +32,13 @@ class Level:
 
     Attributes:
         index: position in the schedule, from 0
+        ante: the big-blind ante at this level, 0 for none (since v3)
     """
 
     index: int
     small_blind: int
     big_blind: int
+    ante: int | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)
@@ -46,12 +48,15 @@ class ScheduleLevel:
     Attributes:
         minutes: length of the level in minutes (null if counted in hands)
         hands: length of the level in hands per table (null if counted in minutes)
+        ante: the big-blind ante at this level, 0 or null for none; in the director's
+            set_schedule, levels with antes turn the big-blind ante on (since v3)
     """
 
     small_blind: int
     big_blind: int
     minutes: int | None = None
     hands: int | None = None
+    ante: int | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)
@@ -100,6 +105,8 @@ class SeatView:
         connected: has a live connection
         cards: hole cards if this connection may see them (its own, or shown at showdown),
             else null. A seat that has not folded in a running hand holds two cards.
+        in_hand: dealt into the hand in play (false for a player seated since it was dealt:
+            they play from the next hand); null between hands (since v3)
     """
 
     seat: SeatNo
@@ -112,6 +119,7 @@ class SeatView:
     sitting_out: bool
     connected: bool
     cards: tuple[Card, ...] | None
+    in_hand: bool | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)
@@ -261,6 +269,8 @@ class Rules:
         odd_chip: what happens to an odd chip that cannot be split (the rulebook's rule)
         breaks: the scheduled breaks, by level
         changes: the latest rule changes, the newest last (at most 10)
+        big_blind_ante: whether the big blind posts an ante for the table, before the
+            blind (TDA); each level's ante is in the schedule (since v3)
     """
 
     rules_version: int
@@ -275,6 +285,7 @@ class Rules:
     odd_chip: ServerText
     breaks: tuple[ScheduledBreak, ...]
     changes: tuple[RuleChange, ...]
+    big_blind_ante: bool | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)
@@ -383,6 +394,8 @@ class HandRecord:
         results: how each pot was split
         carried_out: odd chips carried into the next hand
         stacks: stacks at the end of the hand
+        ante: the big-blind ante the big blind posted, dead money in the main pot (the
+            players' stacks are before it); 0 for none (since v3)
     """
 
     table: TableNo
@@ -402,6 +415,7 @@ class HandRecord:
     results: tuple[PotResult, ...]
     carried_out: int
     stacks: tuple[SeatStack, ...]
+    ante: int | None = attrs.field(default=None, metadata=since(3))
 
 
 

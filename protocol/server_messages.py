@@ -253,6 +253,12 @@ class TableSnapshot:
             is to act (since v2)
         time_bank_ms: milliseconds of the acting seat's time bank, used after the action
             clock; null if no one is to act (since v2)
+        small_blind_seat: the seat that posted the small blind of the hand in play (the
+            button heads-up), null between hands (since v3)
+        big_blind_seat: the seat that posted the big blind of the hand in play, null
+            between hands (since v3)
+        ante: the big-blind ante: in a hand in play what the big blind posted (in the
+            pots already), between hands the level's; 0 for none (since v3)
     """
 
     TYPE: ClassVar[str] = "table_snapshot"
@@ -274,6 +280,9 @@ class TableSnapshot:
     your_cards: tuple[Card, ...] | None
     deadline_ms: int | None = attrs.field(default=None, metadata=since(2))
     time_bank_ms: int | None = attrs.field(default=None, metadata=since(2))
+    small_blind_seat: SeatNo | None = attrs.field(default=None, metadata=since(3))
+    big_blind_seat: SeatNo | None = attrs.field(default=None, metadata=since(3))
+    ante: int | None = attrs.field(default=None, metadata=since(3))
     seq: int | None = None
 
 
@@ -286,7 +295,11 @@ class HandStarted:
         small_blind_seat: seat posting the small blind (the button heads-up)
         big_blind_seat: seat posting the big blind
         carried_in: odd chips carried in from the previous hand; they join the main pot
-        stacks: every dealt-in seat's stack before the blinds
+        stacks: every dealt-in seat's stack before the blinds (after the big-blind ante,
+            when there is one: every version's sums stay right)
+        ante: the big-blind ante the big blind posted before the blind, already out of
+            its stack above; dead money in the main pot, not part of its bet. 0: none
+            (since v3)
     """
 
     TYPE: ClassVar[str] = "hand_started"
@@ -300,6 +313,7 @@ class HandStarted:
     big_blind: int
     carried_in: int
     stacks: tuple[SeatStack, ...]
+    ante: int | None = attrs.field(default=None, metadata=since(3))
     seq: int | None = None
 
 

@@ -172,14 +172,16 @@ def player_status(h: House, player_id: str, status: str) -> None:
     h.lobby_dirty = True
 
 
-def set_sitting_out(h: House, player_id: str, value: bool) -> None:
-    """Sit a player out or bring them back: told to their table and logged for replay."""
+async def set_sitting_out(h: House, player_id: str, value: bool) -> None:
+    """Sit a player out or bring them back: stored (replay reads it), then told to their
+    table. Store, then send: no client hears of a status a restart would not know."""
     ps = h.players.get(player_id)
     if ps is None or ps.sitting_out == value:
         return
     ps.sitting_out = value
+    await h.journal.commit(h.journal.input("status", {"player_id": player_id, "sitting_out": value,
+                                                      "bank": ps.bank}))
     player_status(h, player_id, "sitting_out" if value else "back")
-    h.journal.submit(h.journal.input("status", {"player_id": player_id, "sitting_out": value, "bank": ps.bank}))
 
 
 def tournament_events(h: House, events: Iterable[object], *,
@@ -196,6 +198,9 @@ def tournament_events(h: House, events: Iterable[object], *,
     reseated: set[int] = set()  # tables where a player changed seats: everyone there gets it anew
     out: list[str] = []  # players out in this batch: told their place once all are placed
     broken: dict[int, Counter[int]] = {}  # a table broken -> the tables its players went to
+    # At the start everyone is seated at once and gets their own snapshot, paced
+    # (``defer_snapshots``); later a seat taken is news to the whole table.
+    starting = any(isinstance(e, tev.TournamentStarted) for e in batch)
     for e in batch:
         if isinstance(e, tev.PlayerMoved):
             ps = h.players[e.player_id]
@@ -214,6 +219,8 @@ def tournament_events(h: House, events: Iterable[object], *,
         elif isinstance(e, tev.PlayerSeated):
             resnap.add(e.player_id)
             h.seen_at(e.player_id, e.table_id)
+            if not starting:  # a late entrant, or an arrival sitting down: the table sees them
+                reseated.add(e.table_id)
         elif isinstance(e, tev.PlayerEliminated):
             ps = h.players[e.player_id]
             status = "removed" if e.removed else "eliminated"
@@ -247,7 +254,7 @@ def tournament_events(h: House, events: Iterable[object], *,
                 c for p in e.to if (c := h.players[p].client) is not None
             ]
             broadcast(h, m.Announcement(text=e.text, by="director" if e.from_director else "server",
-                                        reason=None), recipients)
+                                        reason=e.reason), recipients)
         elif isinstance(e, tev.FloorCalled):
             ps = h.players[e.player_id]
             broadcast(h, director_called(h, e), [c for c in h.clients if c.role == "director"])

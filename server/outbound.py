@@ -55,12 +55,21 @@ def hand_event(
     board: with them a showdown and an award name the five cards that play and the kickers.
     """
     if isinstance(event, ev.HandStarted):
+        # A big-blind ante leaves the big blind's stack before the blinds: the stacks sent
+        # are after it, so a client of any version adds up (the ante is in the pots).
+        ante = 0
+        stacks = event.stacks
+        if event.ante:
+            bb = event.big_blind_seat
+            ante = min(event.ante, dict(stacks)[bb])
+            stacks = tuple((s, st - ante if s == bb else st) for s, st in stacks)
         return m.HandStarted(
             table=table, hand_no=hand_no, button=event.button,
             small_blind_seat=event.small_blind_seat, big_blind_seat=event.big_blind_seat,
             small_blind=event.small_blind, big_blind=event.big_blind,
             carried_in=event.carried_in,
-            stacks=tuple(m.SeatStack(seat=s, stack=st) for s, st in event.stacks),
+            stacks=tuple(m.SeatStack(seat=s, stack=st) for s, st in stacks),
+            ante=ante,
         )
     if isinstance(event, ev.BlindPosted):
         return m.BlindPosted(
@@ -148,6 +157,7 @@ def snapshot(
     request_id: int | None = None,
     last_hand_no: int | None = None,
     clocks: tuple[int, int] | None = None,
+    ante: int = 0,
 ) -> m.TableSnapshot:
     """A full table picture for one connection, from that connection's view of the hand.
 
@@ -164,12 +174,13 @@ def snapshot(
                 seat=seat, player_id=pid(player_id), name=name, stack=sv.stack, bet=sv.bet,
                 folded=sv.folded, all_in=sv.all_in, sitting_out=sitting_out,
                 connected=connected, cards=None if sv.cards is None else cards(sv.cards),
+                in_hand=True,
             ))
         else:
             seat_views.append(m.SeatView(
                 seat=seat, player_id=pid(player_id), name=name, stack=seated.get(seat, 0), bet=0,
                 folded=False, all_in=False, sitting_out=sitting_out, connected=connected,
-                cards=None,
+                cards=None, in_hand=False if in_hand else None,
             ))
     live = view is not None and not view.over
     your_cards = None
@@ -198,6 +209,9 @@ def snapshot(
         your_cards=your_cards,
         deadline_ms=clocks[0] if clocks is not None and live else None,
         time_bank_ms=clocks[1] if clocks is not None and live else None,
+        ante=view.ante if live and view is not None else ante,
+        small_blind_seat=view.small_blind_seat if live and view is not None else None,
+        big_blind_seat=view.big_blind_seat if live and view is not None else None,
     )
 
 

@@ -73,7 +73,7 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
         spend(h, client, "status")
     runner = _runner(h, client)
     if runner is None:
-        set_sitting_out(h, client.player_id, kind == "sit_out")
+        await set_sitting_out(h, client.player_id, kind == "sit_out")
     else:
         _post(h, client, runner, TableCommand(kind=kind, player_id=client.player_id, client=client))
     if msg.id is not None:

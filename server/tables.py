@@ -115,13 +115,14 @@ class TableRunner:
     async def wait_for_change(self, timeout: float) -> None:
         self.idle = True
         try:
-            with trio.move_on_after(timeout):
+            with trio.move_on_after(timeout) as waited:
                 cmd = await self.receive()
-                self.handle_idle(cmd)
         finally:
             self.idle = False
+        if not waited.cancelled_caught:  # handled outside the wait: a commit is never cut short
+            await self.handle_idle(cmd)
 
-    def handle_idle(self, cmd: TableCommand) -> None:
+    async def handle_idle(self, cmd: TableCommand) -> None:
         """Commands that arrive between hands."""
         h = self.house
         # An action that arrives between hands is late for the last one: it does not bring
@@ -129,7 +130,7 @@ class TableRunner:
         if cmd.kind == "act" and cmd.client is not None:
             reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
         elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
-            set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
+            await set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
         elif cmd.kind == "void":
             log.info("table %d: nothing to void, the hand had ended", self.table_id)
 
@@ -181,7 +182,7 @@ class TableRunner:
         records += h.journal.audit(events)
         await h.journal.commit(records)
         tournament_events(h, events)
-        self.bring_back()
+        await self.bring_back()
         wake_tables(h)
         for w in h.watchers:
             w.hand_ended(self.table_id)
@@ -215,16 +216,19 @@ class TableRunner:
                 ps.bank = 0.0
                 self.turn = None
                 await self.apply(hand, seat, legal.timeout_action(), automatic=True)
-                set_sitting_out(h, player_id, True)
+                await set_sitting_out(h, player_id, True)
 
     async def wait_for_action(self, hand: Hand, turn: Turn, until: float) -> bool:
-        """Handle commands until the player to act has acted (True) or ``until`` (False)."""
-        with trio.move_on_at(until):
-            while True:
+        """Handle commands until the player to act has acted (True) or ``until`` (False).
+        Only the wait for a command has the deadline: an action that came in time is
+        stored and sent whole, even if its commit ends after the deadline."""
+        while True:
+            with trio.move_on_at(until) as waited:
                 cmd = await self.receive()
-                if await self.handle_in_hand(hand, turn, cmd):
-                    return True
-        return False
+            if waited.cancelled_caught:
+                return False
+            if await self.handle_in_hand(hand, turn, cmd):
+                return True
 
     def back_next_hand(self, player_id: str) -> None:
         """A player sitting out says they are back during a hand: they play from the next
@@ -232,12 +236,12 @@ class TableRunner:
         if self.house.players[player_id].sitting_out:
             self.returning.add(player_id)
 
-    def bring_back(self) -> None:
+    async def bring_back(self) -> None:
         """The hand is over: the players who said they are back are back."""
         h = self.house
         for player_id in sorted(self.returning):
             if h.locate(player_id) is not None:  # not out in the hand
-                set_sitting_out(h, player_id, False)
+                await set_sitting_out(h, player_id, False)
         self.returning.clear()
 
     async def handle_in_hand(self, hand: Hand, turn: Turn, cmd: TableCommand) -> bool:
@@ -249,7 +253,7 @@ class TableRunner:
             return False
         if cmd.kind == "sit_out" and cmd.player_id is not None:
             self.returning.discard(cmd.player_id)
-            set_sitting_out(h, cmd.player_id, True)
+            await set_sitting_out(h, cmd.player_id, True)
             if cmd.player_id == turn.player_id:
                 self.turn = None
                 legal = hand.legal_actions()
@@ -296,7 +300,7 @@ class TableRunner:
         if h.metrics is not None:
             h.metrics.action_broadcast(client.conn, client.read_at, taken_at)
         if ps.sitting_out:
-            set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
+            await set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
         if msg.id is not None:
             client.send(m.Ack(id=msg.id))
         return True
@@ -313,7 +317,7 @@ class TableRunner:
         await h.journal.commit(records)
         self.turn = None
         tournament_events(h, events)
-        self.bring_back()
+        await self.bring_back()
         wake_tables(h)
 
     async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:

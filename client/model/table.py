@@ -91,8 +91,8 @@ class TableModel:
     the chips gathered into the pots so far, carried chips included, bets in front not:
     ``pot_total`` (collected plus bets) is what the hand is worth now.
     ``carried`` is for display only (already in ``collected``). ``small_blind_seat`` and
-    ``big_blind_seat`` are known from ``hand_started`` (None after a snapshot taken
-    mid-hand). ``actions`` is the hand's actions so far (empty if joined mid-hand).
+    ``big_blind_seat`` are known from ``hand_started`` or a version 3 snapshot (None
+    after a version 1 or 2 snapshot taken mid-hand). ``actions`` is the hand's actions so far (empty if joined mid-hand).
     """
 
     table: int
@@ -104,6 +104,7 @@ class TableModel:
     big_blind: int = 0
     small_blind_seat: int | None = None
     big_blind_seat: int | None = None
+    ante: int = 0  # the big-blind ante of the hand in play (in ``collected``), or the level's
     seats: dict[int, SeatModel] = attrs.Factory(dict)
     board: tuple[str, ...] = ()
     pots: list[m.Pot] = attrs.Factory(list)
@@ -156,7 +157,7 @@ class TableModel:
                 sitting_out=v.sitting_out,
                 connected=v.connected,
                 cards=v.cards,
-                in_hand=running,
+                in_hand=running if v.in_hand is None else v.in_hand,
                 committed=v.bet,
             )
             for v in snap.seats
@@ -177,7 +178,10 @@ class TableModel:
             to_act=snap.to_act,
             your_seat=snap.your_seat,
             your_cards=snap.your_cards,
-            dealt=tuple(sorted(seats)) if running else (),
+            dealt=tuple(sorted(s for s, v in seats.items() if v.in_hand)) if running else (),
+            small_blind_seat=snap.small_blind_seat,
+            big_blind_seat=snap.big_blind_seat,
+            ante=snap.ante or 0,
         )
 
     def move_seat(self, from_seat: int, to_seat: int) -> SeatModel | None:

@@ -423,7 +423,7 @@ class Director:
         for pid in to:
             self._t._entrant(pid)
         record = self._record(now, "announce", reason, text.strip(), tuple(to))
-        return [record, Announcement(at=now, text=text.strip(), to=tuple(to))]
+        return [record, Announcement(at=now, text=text.strip(), to=tuple(to), reason=reason)]
 
     def late_registration(self, now: float, until_level: int | None, *, reason: str) -> Events:
         """Take late entries (with the starting stack) through level ``until_level``, as

@@ -218,6 +218,7 @@ class Announcement:
     text: str
     to: tuple[str, ...] = ()  # player ids; everyone when empty
     from_director: bool = True
+    reason: str | None = None  # the director's reason, shown with the text
 
 
 @attrs.frozen(kw_only=True)

@@ -147,8 +147,9 @@ def test_a_handshake_is_checked_against_the_version_it_asks_for() -> None:
     # No client message has a version 2 field yet, so only the version itself is checked.
     assert codec.decode_client(b'{"type":"join","version":1,"name":"Al"}').version == 1
     assert codec.decode_client(b'{"type":"join","version":2,"name":"Al"}').version == 2
+    assert codec.decode_client(b'{"type":"join","version":3,"name":"Al"}').version == 3
     with pytest.raises(errors.ProtocolError) as err:
-        codec.decode_client(b'{"type":"join","version":3,"name":"Al"}')
+        codec.decode_client(b'{"type":"join","version":4,"name":"Al"}')
     assert err.value.code == errors.UNSUPPORTED_VERSION
 
 

@@ -272,13 +272,26 @@ async def _load(args: argparse.Namespace, host: str, port: int) -> int:
     return 1 if report.refused else 0
 
 
-def _address(text: str) -> tuple[str, int]:
+def address_or_auto(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]``, or ``auto``: the one server announced on this network
+    (``client/discovery.py``; its plain port)."""
+    if text == "auto":
+        from client.discovery import DiscoveryError, auto_address
+
+        try:
+            return auto_address()
+        except DiscoveryError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
     return parse_address(text)
+
+
+_address = address_or_auto
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", type=_address, metavar="HOST[:PORT]",
-                   help=f"the server (port {DEFAULT_PORT} if not given)")
+                   help=f"the server (port {DEFAULT_PORT} if not given), or auto: the one announced "
+                   "on this network")
     p.add_argument("--password", default=os.environ.get("HICKORY_PASSWORD"),
                    help="the tournament password, if it has one (default: $HICKORY_PASSWORD)")
     p.add_argument("--seed", type=int, help="seed the bots' randomness (repeatable play)")

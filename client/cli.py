@@ -36,6 +36,7 @@ from prompt_toolkit.application import Application
 
 from client.deckcheck import DeckLog
 from client.deckfile import default_record_path, main_verify, recording_log
+from client.discovery import BROWSE_SECONDS, DiscoveryError, browse, choose
 from client.handlog import HandLog, open_hand_log
 from client.model import ClientModel, ConnectionState
 from client.pinning import KnownServers, TlsTrust
@@ -374,6 +375,37 @@ def tls_trust(args: argparse.Namespace, host: str, port: int) -> TlsTrust | None
                     announced=getattr(args, "announced_fingerprint", None))
 
 
+def discovered(args: argparse.Namespace, seconds: float = BROWSE_SECONDS) -> tuple[str, int] | None:
+    """No address given: the server announced on this network (``client/discovery.py``),
+    over TLS when it offers TLS; None when none is (then this machine's, as before).
+
+    The player picks from a list when there are several (``--tournament`` picks by name);
+    an announced fingerprint is checked on first use (``args.announced_fingerprint``)."""
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    say("hickory: looking for servers on this network...")
+    try:
+        found = browse(seconds)
+    except DiscoveryError as exc:
+        say(f"hickory: {exc}")
+        found = []
+    if not found and args.tournament is None:
+        say(f"hickory: no server announced itself on this network; trying this machine "
+            f"({DEFAULT_HOST}) instead. Elsewhere, give the address: hickory HOST:PORT --name NAME")
+        return None
+    chosen = choose(found, pick=args.tournament, ask=input if sys.stdin.isatty() else None, say=say)
+    if chosen.tls_port is not None:
+        args.tls = True
+        args.announced_fingerprint = chosen.fingerprint
+        say(f"hickory: joining {chosen.describe()}, over TLS")
+        return chosen.host, chosen.tls_port
+    if args.tls:
+        raise DiscoveryError(f"{chosen.tournament} does not serve TLS (asked for with --tls)")
+    say(f"hickory: joining {chosen.describe()}")
+    return chosen.host, chosen.port
+
+
 def come_back_command(host: str, port: int, name: str, password: str | None, *, tls: bool = False) -> str:
     """The command that puts this player back in their seat, quoted for a POSIX shell."""
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -390,7 +422,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Keys at the table: f fold, c check/call, r raise, m all in, ? for the rest.",
     )
     p.add_argument("server", nargs="?", metavar="HOST[:PORT]",
-                   help=f"the server (default {DEFAULT_HOST}:{DEFAULT_PORT})")
+                   help="the server (default: the one announced on this network, else "
+                   f"{DEFAULT_HOST}:{DEFAULT_PORT})")
+    p.add_argument("--tournament", metavar="NAME",
+                   help="with no address: join the announced server whose tournament is named so "
+                   "(part of the name will do) instead of asking which")
     p.add_argument("--name", help="your player name (1-24 characters)")
     p.add_argument("--password", help="the tournament's password, if it has one")
     p.add_argument("--spectate", nargs="?", type=int, const=0, metavar="TABLE",
@@ -443,10 +479,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(f"--accept-fingerprint: {exc}")
         args.tls = True
-    try:
-        host, port = parse_address(args.server, DEFAULT_TLS_PORT if args.tls else DEFAULT_PORT)
-    except ValueError as exc:
-        parser.error(str(exc))
+    where = None
+    if args.server is None:
+        try:
+            where = discovered(args)
+        except DiscoveryError as exc:
+            print(f"hickory: {exc}", file=sys.stderr)
+            return 2
+    if where is not None:
+        host, port = where
+    else:
+        try:
+            host, port = parse_address(args.server, DEFAULT_TLS_PORT if args.tls else DEFAULT_PORT)
+        except ValueError as exc:
+            parser.error(str(exc))
     if args.plain:
         if args.director is not None:
             parser.error("--plain plays or watches; the director's console needs the full screen")

@@ -77,6 +77,8 @@ class ServerConfig:
     max_errors: int = 20  # bad messages in a row before the connection is closed
     port_file: Path | None = None  # write the listening port here once bound (tools, tests)
     clock_port: int | None = None  # the room's clock web page (server/clock/); None: off
+    announce: bool = False  # announce on the LAN even when listening on loopback (tests in a namespace)
+    no_announce: bool = False  # never announce (server/discovery.py; default: on unless on loopback)
     share_client: int | None = None  # serve the client (wheel, zip app) on this HTTP port; the clock's port does too
     tls: bool = False  # also serve the protocol over TLS on tls_port (server/tls.py)
     tls_port: int = 7778  # 0 picks a free one
@@ -203,6 +205,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock-port", type=int,
                    help="serve the tournament clock for the room's screen on this HTTP port, at the "
                         "--host address (off unless given; 0 picks a free one)")
+    announcing = p.add_mutually_exclusive_group()
+    announcing.add_argument("--no-announce", action="store_true",
+                            help="do not announce the server on the LAN (DNS-SD over multicast DNS, "
+                                 "service _hickory._tcp); it is announced by default unless it listens on loopback")
+    announcing.add_argument("--announce", action="store_true",
+                            help="announce it even when listening on loopback (for a test network namespace)")
     p.add_argument("--share-client", type=int, metavar="PORT",
                    help="serve the client to the LAN on this HTTP port (a wheel for pip and a zip "
                         "application needing only Python 3.11; the clock's port serves them too)")

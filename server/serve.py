@@ -24,6 +24,7 @@ import trio
 from server.app import Server
 from server.clock import ClockPortError
 from server.config import ServerConfig, add_arguments, config_from_args
+from server.discovery import should_announce
 from server.filelimit import connection_capacity, raise_file_limit
 from server.memory import freeze_long_lived, tune_collector
 from server.recovery import open_server
@@ -59,6 +60,11 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
                 serve_clock, server, config.host, config.clock_port, extra_routes=share_routes(share, join)))
         if config.share_client is not None:
             share_port = await nursery.start(serve_share, share, join, config.host, config.share_client)
+        announced = None
+        if should_announce(config):
+            from server.discovery import announce  # zeroconf loads only when announcing
+
+            announced = await nursery.start(announce, server, share_port)
         freeze_long_lived()  # start-up (and a replayed tournament) done: see server/memory.py
         if config.port_file is not None:
             config.port_file.write_text(f"{port}\n")
@@ -70,6 +76,9 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
             if server.tls_port is not None and server.certificate is not None:
                 print(f"  over TLS: hickory {where}:{server.tls_port} --tls --name NAME", flush=True)
                 print(f"  TLS certificate fingerprint: {server.certificate.fingerprint}", flush=True)
+            if announced is not None:
+                print(f"  announced on this network as {announced!r}: players type just "
+                      "hickory --name NAME", flush=True)
             if share_port is not None:
                 for line in join(None, share_port).lines():
                     if line.startswith(("get the client", "  or,")):

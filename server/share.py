@@ -39,7 +39,7 @@ __all__ = ["Bundle", "ClientShare", "VENDORED", "build_pyz", "build_wheel", "cli
 
 FIRST_PARTY = ("client", "protocol", "poker")
 VENDORED = ("trio", "attrs", "cattrs", "prompt_toolkit", "sniffio", "outcome", "idna",
-            "sortedcontainers", "wcwidth", "typing_extensions")
+            "sortedcontainers", "wcwidth", "typing_extensions", "zeroconf", "ifaddr")
 """The client's pure-Python dependencies and theirs (``tests/lan/test_share.py`` runs the zip
 application with no site packages at all, so a missing one fails there)."""
 

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE = ["poker", "server/tournament", "protocol", "client/strategies", "client/model", "client/deckcheck.py",
-        "client/acpc/matchstate.py", "client/acpc/betting.py", "client/acpc/gamedef.py",
+        "client/acpc/matchstate.py", "client/acpc/betting.py", "client/acpc/gamedef.py", "client/acpc/botgame.py",
         "server/clock/state.py"]
 FORBIDDEN_MODULES = {"trio", "socket", "asyncio", "time", "sqlite3", "threading", "selectors"}
 # Functions of the module-level (global) RNG; random.Random instances passed in are fine.

@@ -3,7 +3,8 @@
     hickory-server [--host H] [--port P] [--db PATH] ...     run the server
     hickory-server simulate ...                              play hands in process
     hickory-server history --db PATH [...]                   export hands
-    hickory-server standings --db PATH                       print standings
+    hickory-server standings --db PATH [--stats]             print standings
+    hickory-server stats --db PATH                           every player's statistics
     hickory-server director-secret --db PATH                 a new director secret
     hickory-server verify --db PATH                          check every deck and the hand chain
 
@@ -46,12 +47,15 @@ def _subcommands() -> list[Subcommand]:
         from server.reports import (
             add_history_arguments,
             add_standings_arguments,
+            add_stats_arguments,
             run_history,
             run_standings,
+            run_stats,
         )
 
         subs.append(("history", add_history_arguments, run_history))
         subs.append(("standings", add_standings_arguments, run_standings))
+        subs.append(("stats", add_stats_arguments, run_stats))
     except ImportError:
         pass
     from server import director_key

@@ -34,12 +34,21 @@ from poker.actions import Ruleset
 from poker.events import Event, HandShown, HoleCardsDealt
 from poker.history import HandInfo, HistoryError, to_phh, to_text
 from poker.pokerstars import to_pokerstars
+from poker.stats import PlayerStats, compute_stats
 from protocol.names import is_invisible, printable
 from server.app import Server
 from server.config import ServerConfig
 from server.records import event_from_json
 from server.recovery import read_set_aside, replay_all, resume_clock, stored_config
 from server.results import results_csv, results_html
+from server.statsformat import (
+    stats_csv,
+    stats_html,
+    stats_json,
+    stats_rows,
+    stats_table_html,
+    stats_text,
+)
 from server.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, parse_payload
 from server.tournament.floor import trophies
 from server.tournament.tournament import Phase
@@ -420,6 +429,9 @@ def add_standings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
     p.add_argument("--format", choices=("text", "json", "csv", "html"), default="text",
                    help="text (default), json, csv (for a spreadsheet) or html (a page to print or post)")
+    p.add_argument("--stats", action="store_true",
+                   help="add every player's statistics (VPIP, PFR, ...: hickory-server stats) "
+                        "to the text, JSON and HTML standings")
 
 
 def standings_data(server: Server) -> dict[str, Any]:
@@ -536,12 +548,85 @@ def run_standings(args: argparse.Namespace) -> int:
         conn.close()
     data = standings_data(server)
     data["set_aside"] = set_aside
+    players: list[PlayerStats] = []
+    if getattr(args, "stats", False):
+        try:
+            players = player_stats(open_readonly(args.db), order=[p["name"] for p in data["places"]])
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            print(f"hickory-server standings: {args.db}: no statistics ({exc})", file=sys.stderr)
+            return EXIT_ERROR
+        data["stats"] = stats_rows(players)
     if args.format == "json":
         sys.stdout.write(json_text(data) + "\n")
     elif args.format == "csv":
         sys.stdout.write(results_csv(data))
     elif args.format == "html":
-        sys.stdout.write(results_html(data))
+        page = results_html(data)
+        if players:
+            page = page.replace("</body>", "<h2>Statistics</h2>" + stats_table_html(players) + "</body>", 1)
+        sys.stdout.write(page)
     else:
         sys.stdout.write(format_standings(data))
+        if players:
+            sys.stdout.write("\n" + stats_text(players))
+    return 0
+
+
+# -- statistics ---------------------------------------------------------------------------------
+
+
+def player_stats(conn: sqlite3.Connection, *, order: list[str] | None = None) -> list[PlayerStats]:
+    """Every player's figures over the finished hands in ``conn`` (closes it), in the
+    order of ``order`` (the standings) when given, else as they first appear."""
+    try:
+        conn.execute("BEGIN")
+        try:
+            hands = [h for h in read_hands(conn) if h.status == "finished"]
+        finally:
+            conn.execute("COMMIT")
+    finally:
+        conn.close()
+    by_name = compute_stats((h.parsed(), {s: n for s, (_, n) in h.seats.items()}) for h in hands)
+    if order is None:
+        return list(by_name.values())
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(by_name.values(), key=lambda p: rank.get(p.name, len(rank)))
+
+
+def add_stats_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Print every player's statistics over the finished hands of a Hickory "
+                     "database (safe while the server runs): hands, VPIP, PFR, 3-bet, fold to "
+                     "3-bet, aggression factor, went to and won at showdown, biggest pot.")
+    p.add_argument("--db", type=Path, default=Path("hickory.db"), help="the database (default hickory.db)")
+    p.add_argument("--format", choices=("text", "json", "csv", "html"), default="text",
+                   help="text (default), json, csv (for a spreadsheet) or html (a page)")
+    p.add_argument("--player", metavar="NAME", help="only this player")
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    try:
+        conn = open_readonly(args.db)
+        meta = read_meta(conn)
+        players = player_stats(conn)
+    except StoreError as exc:
+        print(f"hickory-server stats: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except sqlite3.DatabaseError as exc:
+        print(f"hickory-server stats: {args.db} cannot be read ({exc})", file=sys.stderr)
+        return EXIT_ERROR
+    if args.player is not None:
+        players = [p for p in players if p.name.casefold() == args.player.casefold()]
+    if not players:
+        who = f"a player named {args.player!r}" if args.player is not None else "any player"
+        print(f"hickory-server stats: no finished hand with {who} in {args.db}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    if args.format == "json":
+        sys.stdout.write(stats_json(players) + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(stats_csv(players))
+    elif args.format == "html":
+        title = json.loads(meta.get("config") or "{}").get("name") or "Hickory"
+        sys.stdout.write(stats_html(players, str(title)))
+    else:
+        sys.stdout.write(stats_text(players))
     return 0

@@ -1,4 +1,5 @@
-"""A whole bot tournament over a real server, exported with ``hickory-server history
+"""A whole bot tournament over a real server, read by the host's tools: its statistics
+(``hickory-server stats``, last test), and its hands exported with ``hickory-server history
 --format pokerstars --each-player DIR`` (a real subprocess on the real database), and every
 hand of every file read by an independent PokerStars parser (pokerdf) that must agree with
 the stored record on seats, stacks, actions, board, pots and winners
@@ -6,6 +7,9 @@ the stored record on seats, stacks, actions, board, pots and winners
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import random
 import re
 import subprocess
@@ -19,6 +23,7 @@ import trio
 from client.handlog import HandLog
 from client.model import ClientModel
 from poker.events import HandShown, HandStarted, HoleCardsDealt
+from poker.stats import compute_stats
 from protocol import messages as m
 from server.config import ServerConfig
 from server.recovery import open_server
@@ -177,3 +182,48 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
             assert a.strip() == b.strip()
             compared += 1
     assert compared >= 40
+
+
+def _tool(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_stats_prints_every_players_figures_in_each_format(exported: tuple[Path, Path, list[Path]]) -> None:
+    """``hickory-server stats`` over the night: the figures are ``poker.stats``' over the
+    stored hands (each figure is tested on hands built by hand in tests/engine/test_stats.py),
+    the same in text, CSV, JSON and HTML; ``standings --stats`` carries them too."""
+    db = str(exported[0])
+    conn = open_readonly(db)
+    try:
+        hands = [h for h in read_hands(conn) if h.status == "finished"]
+    finally:
+        conn.close()
+    want = compute_stats((h.parsed(), {s: n for s, (_, n) in h.seats.items()}) for h in hands)
+    assert sum(p.hands for p in want.values()) == sum(_dealt(h) for h in hands)
+    done = _tool("stats", "--db", db, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    rows = {r["name"]: r for r in json.loads(done.stdout)["players"]}
+    assert rows == {name: p.row() for name, p in want.items()}
+    text = _tool("stats", "--db", db).stdout.splitlines()
+    assert text[0].split() == ["Player", "Hands", "VPIP", "PFR", "3-bet", "Fold", "to", "3-bet", "AF", "WTSD",
+                               "W$SD", "Biggest", "pot"]
+    for name, p in want.items():
+        line = next(t for t in text if t.startswith(name + " "))
+        assert line.split()[2:4] == [str(p.hands), p.vpip.text()], line
+    table = list(csv.DictReader(io.StringIO(_tool("stats", "--db", db, "--format", "csv").stdout)))
+    assert [r["name"] for r in table] == list(want) and all(
+        int(r["hands"]) == want[r["name"]].hands and int(r["vpip_made"]) == want[r["name"]].vpip.made
+        for r in table)
+    page = _tool("stats", "--db", db, "--format", "html").stdout
+    assert page.startswith("<!doctype html>") and page.count("<tr>") == len(want) + 1
+    one = _tool("stats", "--db", db, "--player", "PLAYER 0", "--format", "json")
+    assert [r["name"] for r in json.loads(one.stdout)["players"]] == ["player 0"]
+    nobody = _tool("stats", "--db", db, "--player", "nobody")
+    assert nobody.returncode == 1 and "no finished hand with a player named 'nobody'" in nobody.stderr
+    standings = json.loads(_tool("standings", "--db", db, "--stats", "--format", "json").stdout)
+    assert [r["name"] for r in standings["stats"]] == [p["name"] for p in standings["places"]
+                                                        if p["name"] in want]
+    assert "<h2>Statistics</h2>" in _tool("standings", "--db", db, "--stats", "--format", "html").stdout
+    assert "W$SD" in _tool("standings", "--db", db, "--stats").stdout
+    assert "W$SD" not in _tool("standings", "--db", db).stdout

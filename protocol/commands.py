@@ -117,6 +117,8 @@ class SetOptionsCommand:
             blind) or standard (at least the largest raise this round)
         level_minutes: switch to levels by time, of this many minutes
         hands_per_level: switch to levels by hands, of this many hands per table
+        big_blind_ante: turn the big-blind ante on (each level's ante is the one in the
+            schedule, else its big blind) or off (since v3)
     """
 
     TYPE: ClassVar[str] = "set_options"
@@ -128,6 +130,7 @@ class SetOptionsCommand:
     ruleset: Literal["hickory", "standard"] | None = None
     level_minutes: int | None = None
     hands_per_level: int | None = None
+    big_blind_ante: bool | None = attrs.field(default=None, metadata={"since": 3})
     reason: Reason
 
     def __attrs_post_init__(self) -> None:

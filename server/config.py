@@ -17,7 +17,7 @@ import attrs
 from poker.actions import Ruleset
 from protocol.framing import MAX_SERVER_LINE
 from server.tournament.errors import TournamentError
-from server.tournament.settings import Settings
+from server.tournament.settings import Settings, split_levels
 
 MAX_PLAYERS = 3000
 """The most players a server takes: its lobby of that many stays under ``MAX_SERVER_LINE``."""
@@ -31,7 +31,7 @@ class ServerConfig:
     synchronous: str = "full"  # full: every commit fsynced (survives a power cut); normal: kill -9 only
     name: str = "Hickory Poker Showdown"
     starting_stack: int = 10_000
-    schedule: tuple[tuple[int, int], ...] | None = None  # None: the default schedule
+    schedule: tuple[tuple[int, ...], ...] | None = None  # None: the default; SB/BB or SB/BB/ANTE levels
     level_minutes: float = 20.0
     hands_per_level: int | None = None
     seats: int = 9
@@ -100,7 +100,9 @@ class ServerConfig:
     def tournament_settings(self, deadline: float | None) -> Settings:
         kwargs: dict[str, Any] = {}
         if self.schedule is not None:
-            kwargs["schedule"] = self.schedule
+            # Levels written SB/BB/ANTE carry a big-blind ante and turn it on (issue 27).
+            kwargs["schedule"], kwargs["antes"] = split_levels(self.schedule)
+            kwargs["big_blind_ante"] = bool(kwargs["antes"])
         return Settings(
             name=self.name,
             starting_stack=self.starting_stack,
@@ -144,16 +146,19 @@ def _time(text: str) -> dt.datetime:
         raise argparse.ArgumentTypeError(f"not a time: {text!r} (use HH:MM or ISO 8601)") from exc
 
 
-def _schedule(text: str) -> tuple[tuple[int, int], ...]:
+def _schedule(text: str) -> tuple[tuple[int, ...], ...]:
     try:
         levels = []
         for part in text.split(","):
-            sb, bb = part.strip().split("/")
-            levels.append((int(sb), int(bb)))
+            numbers = part.strip().split("/")
+            if len(numbers) not in (2, 3):
+                raise ValueError(part)
+            levels.append(tuple(int(n) for n in numbers))
         return tuple(levels)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(
-            f"not a schedule: {text!r} (use SB/BB,SB/BB,... e.g. 100/200,150/300)"
+            f"not a schedule: {text!r} (use SB/BB,SB/BB,... e.g. 100/200,150/300; "
+            "SB/BB/ANTE for a big-blind ante, e.g. 100/200/200)"
         ) from exc
 
 
@@ -170,7 +175,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "actions in a power cut")
     p.add_argument("--name", help="the tournament's name")
     p.add_argument("--starting-stack", type=int, help=f"chips per player (default {d.starting_stack})")
-    p.add_argument("--schedule", type=_schedule, help="blind levels SB/BB,SB/BB,... (default: the rulebook's schedule)")
+    p.add_argument("--schedule", type=_schedule, help="blind levels SB/BB,SB/BB,... or SB/BB/ANTE for a big-blind ante (default: the rulebook's schedule, no antes)")
     p.add_argument("--level-minutes", type=float, help=f"minutes per level (default {d.level_minutes:g})")
     p.add_argument("--hands-per-level", type=int, help="levels by hands per table instead of minutes")
     p.add_argument("--seats", type=int, help=f"seats per table, 2 to 10 (default {d.seats})")

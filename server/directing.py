@@ -52,12 +52,15 @@ async def run_command(h: House, cmd: m.Command) -> None:
     if isinstance(cmd, m.SetLevelCommand):
         payload["level"] = cmd.index + 1
     elif isinstance(cmd, m.SetScheduleCommand):
-        payload["schedule"] = [[lv.small_blind, lv.big_blind] for lv in cmd.levels]
+        # A level with an ante is logged as three numbers (issue 27), one without as two.
+        payload["schedule"] = [[lv.small_blind, lv.big_blind, *([lv.ante] if lv.ante else [])]
+                               for lv in cmd.levels]
     elif isinstance(cmd, m.SetOptionsCommand):
         opts: dict[str, Any] = {
             "action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
             "reconnect_grace": cmd.reconnect_grace_seconds, "level_minutes": cmd.level_minutes,
             "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
+            "big_blind_ante": cmd.big_blind_ante,
         }
         payload["options"] = {k: v for k, v in opts.items() if v is not None}
         if cmd.chat is not None and not payload["options"]:

@@ -136,4 +136,5 @@ def hand_record(
         ),
         carried_out=carried_out,
         stacks=stacks,
+        ante=sum(e.amount for e in evs if isinstance(e, ev.AntePosted)),
     )

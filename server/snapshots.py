@@ -69,6 +69,7 @@ def rules_part(h: House) -> m.Rules:
         changes=tuple(m.RuleChange(rules_version=c.version, at=_rule_wall(h, c.version), what=c.what[:2000],
                                    reason=c.reason)
                       for c in t.rule_changes[-RULE_CHANGES_SHOWN:]),
+        big_blind_ante=s.big_blind_ante,
     )
 
 
@@ -80,7 +81,8 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
     unit = "hands" if t.settings.by_hands else "seconds"
     if t.phase is not Phase.REGISTERING:
         info = t.level_info(now)
-        level = m.Level(index=info.level - 1, small_blind=info.small_blind, big_blind=info.big_blind)
+        level = m.Level(index=info.level - 1, small_blind=info.small_blind, big_blind=info.big_blind,
+                        ante=info.ante)
         left = info.hands_left if info.hands_left is not None else info.seconds_left
         next_in = None if left is None else max(0, int(math.ceil(left)))
     players = []
@@ -129,8 +131,8 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
     ]
     schedule = tuple(m.ScheduleLevel(small_blind=sb, big_blind=bb,
                                      minutes=None if t.settings.by_hands else int(t.settings.level_minutes),
-                                     hands=t.settings.hands_per_level)
-                     for sb, bb in t.settings.schedule)
+                                     hands=t.settings.hands_per_level, ante=t.settings.ante(i))
+                     for i, (sb, bb) in enumerate(t.settings.schedule))
     return m.Lobby(
         id=request_id, name=t.settings.name, state=t.state,  # type: ignore[arg-type]
         level=level, next_level_in=next_in, next_level_unit=unit,  # type: ignore[arg-type]
@@ -304,7 +306,7 @@ def snapshot_for(h: House, client: Client, table_id: int, request_id: int | None
         seated=seated, info=info,
         small_blind=sb, big_blind=bb, carry=table.carry, button=table.button,
         your_seat=your_seat, request_id=request_id, last_hand_no=table.last_hand_no,
-        clocks=clocks,
+        clocks=clocks, ante=t.ante,
     )
 
 

@@ -71,6 +71,7 @@ class LobbyUpdates(ModelState):
         if new is not None and old is not None and new.index != old.index:
             self._say(
                 f"-- level {new.index + 1}: blinds {chips(new.small_blind)}/{chips(new.big_blind)}"
+                + (f", ante {chips(new.ante)}" if new.ante else "")
             )
         self.lobby = msg
         self.lobby_received_at = now

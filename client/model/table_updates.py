@@ -57,7 +57,10 @@ class TableUpdates(LobbyUpdates):
         t.small_blind_seat, t.big_blind_seat = msg.small_blind_seat, msg.big_blind_seat
         t.board = ()
         t.pots = []
-        t.carried = t.collected = msg.carried_in
+        t.carried = msg.carried_in
+        # A big-blind ante is out of the big blind's stack already and in the pot (v3).
+        t.ante = msg.ante or 0
+        t.collected = msg.carried_in + t.ante
         t.to_act = None
         t.clock = None
         t.winners = {}
@@ -83,6 +86,9 @@ class TableUpdates(LobbyUpdates):
             f"-- hand #{msg.hand_no} at table {msg.table}: blinds {chips(msg.small_blind)}/"
             f"{chips(msg.big_blind)}, {t.name_of(msg.button)} has the button"
         )
+        if t.ante and msg.big_blind_seat is not None:
+            tail = " and is all in" if stacks.get(msg.big_blind_seat) == 0 else ""
+            self._say(f"{t.name_of(msg.big_blind_seat)} posts the ante {chips(t.ante)} for the table{tail}")
 
     def _blind_posted(self, msg: m.BlindPosted, now: float | None) -> None:
         t = self._table_for(msg.table)

@@ -43,7 +43,7 @@ COMMAND_HELP = {
     "pause": "pause [table=N] REASON",
     "resume": "resume [table=N] REASON",
     "level": "level N REASON (N from 1)",
-    "schedule": "schedule SB/BB/MIN,SB/BB/MIN,... REASON",
+    "schedule": "schedule SB/BB/MIN,SB/BB/MIN,... (or SB/BB/ANTE/MIN for a big-blind ante) REASON",
     "options": "options KEY=VALUE... REASON (help options: the keys)",
     "deadline": "deadline HH:MM|ISO|none REASON",
     "break": "break LEVEL MINUTES REASON (0 minutes removes it)",
@@ -65,9 +65,11 @@ COMMAND_MEANING = {
              "with table=N hold that table only",
     "resume": "deal again and restart the level clock; with table=N let that table deal again",
     "level": "jump to blind level N of the schedule, from the next hand",
-    "schedule": "replace the blind schedule: small blind/big blind/minutes per level",
+    "schedule": "replace the blind schedule: small blind/big blind/minutes per level, or "
+                "small blind/big blind/ante/minutes (antes turn the big-blind ante on)",
     "options": "action=S bank=S grace=S (action clock, time bank, reconnect grace in seconds), "
-               "chat=on|off, ruleset=hickory|standard (the minimum raise), minutes=N or hands=N (level length)",
+               "chat=on|off, ruleset=hickory|standard (the minimum raise), minutes=N or hands=N (level length), "
+               "ante=on|off (the big-blind ante)",
     "deadline": "the time the tournament should end by (local time), or none",
     "break": "a break of MINUTES (1-120) when level LEVEL ends; resume ends it early",
     "move": "move a player to a table (and seat); balancing still applies afterwards",
@@ -215,10 +217,13 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
         levels = []
         for part in args[0].split(","):
             bits = part.split("/")
-            if len(bits) != 3:
-                raise DirectorInputError(f"not a level: {part!r} (use SB/BB/MINUTES, e.g. 100/200/20)")
-            sb, bb, minutes = (_int(b, "a schedule number") for b in bits)
-            levels.append(m.ScheduleLevel(small_blind=sb, big_blind=bb, minutes=minutes))
+            if len(bits) not in (3, 4):
+                raise DirectorInputError(f"not a level: {part!r} (use SB/BB/MINUTES, e.g. 100/200/20, "
+                                         "or SB/BB/ANTE/MINUTES, e.g. 100/200/200/20)")
+            given = [_int(b, "a schedule number") for b in bits]
+            ante = given.pop(2) if len(given) == 4 else None
+            sb, bb, minutes = given
+            levels.append(m.ScheduleLevel(small_blind=sb, big_blind=bb, minutes=minutes, ante=ante))
         reason = _reason(args[1:], op)
         command = m.SetScheduleCommand(levels=tuple(levels), reason=reason)
         summary = f"replace the schedule with {len(levels)} levels (reason: {reason})"
@@ -233,6 +238,10 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
                 if value not in ("on", "off"):
                     raise DirectorInputError("chat=on or chat=off")
                 opts["chat"] = value == "on"
+            elif key == "ante":
+                if value not in ("on", "off"):
+                    raise DirectorInputError("ante=on (the big blind posts an ante for the table) or ante=off")
+                opts["big_blind_ante"] = value == "on"
             elif key == "ruleset":
                 if value not in ("hickory", "standard"):
                     raise DirectorInputError("ruleset=hickory (every raise adds at least the big blind) "
@@ -241,7 +250,8 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
             elif key in numbers:
                 opts[numbers[key]] = _int(value, key)
             else:
-                raise DirectorInputError(f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes or hands")
+                raise DirectorInputError(
+                    f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes, hands or ante")
         if "level_minutes" in opts and "hands_per_level" in opts:
             raise DirectorInputError("levels go by minutes or by hands: give minutes=N or hands=N, not both")
         if not opts:

@@ -20,10 +20,10 @@ def level_text(model: ClientModel, now: float) -> str:
     if lobby.level is None:
         if lobby.schedule:
             first = lobby.schedule[0]
-            return f"starts at {chips(first.small_blind)}/{chips(first.big_blind)}"
+            return f"starts at {chips(first.small_blind)}/{chips(first.big_blind)}" + ante_words(first.ante)
         return ""
     lv = lobby.level
-    text = f"Level {lv.index + 1} {chips(lv.small_blind)}/{chips(lv.big_blind)}"
+    text = f"Level {lv.index + 1} {chips(lv.small_blind)}/{chips(lv.big_blind)}" + ante_words(lv.ante)
     left = next_level_left(model, now)
     on_break = break_text(model, now)
     if on_break is not None:
@@ -35,6 +35,11 @@ def level_text(model: ClientModel, now: float) -> str:
     if lobby.state == "paused":
         text += " · PAUSED"
     return text
+
+
+def ante_words(ante: int | None) -> str:
+    """" ante 200" when the level has a big-blind ante (version 3), else nothing."""
+    return f" ante {chips(ante)}" if ante else ""
 
 
 def next_level_left(model: ClientModel, now: float) -> str | None:

@@ -25,7 +25,8 @@ def history_lines(record: m.HandRecord, ascii: bool, width: int = 78) -> Lines:
             (
                 "class:title bold",
                 f"Hand #{record.hand_no} · table {record.table} · "
-                f"blinds {chips(record.small_blind)}/{chips(record.big_blind)}",
+                f"blinds {chips(record.small_blind)}/{chips(record.big_blind)}"
+                + (f" · ante {chips(record.ante)}" if record.ante else ""),
             )
         ]
     )
@@ -34,6 +35,10 @@ def history_lines(record: m.HandRecord, ascii: bool, width: int = 78) -> Lines:
     out += [[("", line)] for line in textwrap.wrap(players, width, subsequent_indent="  ")]
     if record.your_cards:
         out.append([("", "You held "), *small_cards(record.your_cards, ascii)])
+    if record.ante:
+        big = next((b.seat for b in record.blinds if b.blind == "big"), None)
+        who = nm(big) if big is not None else "The big blind"
+        out.append([("class:log", f"{who} posts the ante {chips(record.ante)} for the table")])
     for b in record.blinds:
         out.append([("class:log", f"{nm(b.seat)} posts the {b.blind} blind {chips(b.amount)}")])
     street = None

@@ -33,6 +33,9 @@ def rules_rows(rules: m.Rules, lobby: m.Lobby, model: ClientModel, now: float) -
         ("Deadline", f"no new hand after {local_time(rules.deadline)}" if rules.deadline else "none: play to the last chip"),
         ("Odd chip", rules.odd_chip),
     ]
+    if rules.big_blind_ante:
+        rows.append(("Ante", "a big-blind ante: the big blind posts it for the table before the blind "
+                             "(dead money, not part of the bet); levels read small blind/big blind/ante"))
     rows.append(("Blinds", schedule_text(lobby)))
     if lobby.late_until_level is not None:
         rows.append(("Late entry", f"open until the end of level {lobby.late_until_level}"))
@@ -59,7 +62,8 @@ def schedule_text(lobby: m.Lobby) -> str:
         length = f" {lv.minutes} min" if lv.minutes else f" {lv.hands} hands" if lv.hands else ""
         mark = " (now)" if i == now_index else ""
         # No-break spaces: a level is never split across two lines.
-        level = f"{i + 1}: {chips(lv.small_blind)}/{chips(lv.big_blind)}{length}{mark}"
+        ante = f"/{chips(lv.ante)}" if lv.ante else ""  # small blind/big blind/ante (v3)
+        level = f"{i + 1}: {chips(lv.small_blind)}/{chips(lv.big_blind)}{ante}{length}{mark}"
         parts.append(level.replace(" ", "\u00a0"))
     return " · ".join(parts)
 

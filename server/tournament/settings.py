@@ -274,7 +274,8 @@ class Settings:
             return self.blinds(index)[1]
         if index < len(self.antes):
             return self.antes[index]
-        return min(self.antes[-1] * 2 ** (index - len(self.antes) + 1), MAX_CHIPS)
+        doubled: int = self.antes[-1] << (index - len(self.antes) + 1)
+        return min(doubled, MAX_CHIPS)
 
     def blinds(self, index: int) -> tuple[int, int]:
         """(small blind, big blind) of the level with 0-based ``index``; doubling past the end

@@ -84,6 +84,14 @@ class PlayerStats:
             return "-" if self.bets_raises == 0 else "inf"
         return f"{self.bets_raises / self.calls:.1f}"
 
+    def cells(self) -> list[str]:
+        """The figures as a view shows them, in ``FIGURES`` order: ``23%``, ``1.5``, ``-``."""
+        pot = f"{self.biggest_pot:,}" + (
+            f" (#{self.biggest_pot_hand})" if self.biggest_pot_hand is not None else "")
+        return [str(self.hands), self.vpip.text(), self.pfr.text(), self.three_bet.text(),
+                self.fold_to_three_bet.text(), self.aggression_text(), self.showdown.text(),
+                self.won_showdown.text(), pot if self.biggest_pot else "-"]
+
     def row(self) -> dict[str, object]:
         """Every figure, as a flat row (for CSV, JSON and tables): counts and percentages."""
         out: dict[str, object] = {"name": self.name, "hands": self.hands}

@@ -28,9 +28,7 @@ CSV_COLUMNS = (
 
 def cells(p: PlayerStats) -> list[str]:
     """One player's figures as a view shows them, in ``FIGURES`` order."""
-    pot = f"{p.biggest_pot:,}" + (f" (#{p.biggest_pot_hand})" if p.biggest_pot_hand is not None else "")
-    return [str(p.hands), p.vpip.text(), p.pfr.text(), p.three_bet.text(), p.fold_to_three_bet.text(),
-            p.aggression_text(), p.showdown.text(), p.won_showdown.text(), pot if p.biggest_pot else "-"]
+    return p.cells()
 
 
 def stats_text(players: Sequence[PlayerStats]) -> str:

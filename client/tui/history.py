@@ -97,7 +97,7 @@ def render_history(model: ClientModel, ui: UiState, width: int, height: int) -> 
     top = max(0, min(ui.history_scroll, len(lines) - room))
     for i, line in enumerate(lines[top : top + room]):
         c.write(i, 1, line, width - 2)
-    hint = f"hand {idx + 1} of {n} · Left/Right hands"
+    hint = f"hand {idx + 1} of {n} · Left/Right hands · Enter replays"
     if len(lines) > room:
         hint += f" · Up/Down scroll ({top + 1}-{min(len(lines), top + room)} of {len(lines)})"
     c.center(height - 1, [("class:dim", hint + " · Esc closes")])

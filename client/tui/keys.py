@@ -22,6 +22,7 @@ from prompt_toolkit.keys import Keys
 
 from client.model import ClientModel, PendingTurn, action_to_act
 from client.model.log import chips
+from client.model.replay import replay_frames
 from client.tui.bottom import all_in_amount, is_my_turn
 from client.tui.director import DirectorInputError, complete, parse_command
 from client.tui.history import history_lines
@@ -434,13 +435,28 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
         ui.overlay = Overlay.HISTORY
         ui.history_index = -1
         ui.history_scroll = 0
+        ui.replay_step = None
         actions.send(m.HistoryRequest(last=20))
+
+    @kb.add("enter", filter=history_open)
+    def _replay(event: KeyPressEvent) -> None:
+        """Replay the hand shown, step by step (Enter again, or Esc, goes back to it)."""
+        if model.history is not None and model.history.hands:
+            ui.replay_step = 0 if ui.replay_step is None else None
+
+    @kb.add("i", filter=idle)
+    def _stats(event: KeyPressEvent) -> None:
+        ui.overlay = None if ui.overlay is Overlay.STATS else Overlay.STATS
 
     @kb.add("left", filter=history_open)
     @kb.add("right", filter=history_open)
     def _browse(event: KeyPressEvent) -> None:
         n = len(model.history.hands) if model.history is not None else 0
-        if n:
+        if n and ui.replay_step is not None and model.history is not None:
+            steps = len(replay_frames(model.history.hands[ui.history_hand(n)]))
+            move = -1 if event.key_sequence[0].key == Keys.Left else 1
+            ui.replay_step = max(0, min(steps - 1, ui.replay_step + move))
+        elif n:
             idx = ui.history_hand(n)
             step = -1 if event.key_sequence[0].key == Keys.Left else 1
             ui.history_index = max(0, min(n - 1, idx + step))
@@ -499,6 +515,9 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
 
     @kb.add("escape", filter=idle, eager=True)
     def _close(event: KeyPressEvent) -> None:
+        if ui.overlay is Overlay.HISTORY and ui.replay_step is not None:
+            ui.replay_step = None  # out of the replay, back to the hand in words
+            return
         ui.overlay = None
         ui.notice = None
 

@@ -34,10 +34,12 @@ from client.tui.header import render_header
 from client.tui.help import render_help
 from client.tui.history import render_history
 from client.tui.lobby import render_lobby
+from client.tui.replayer import render_replay
 from client.tui.rules import render_rules
 from client.tui.side_panel import render_side_panel
 from client.tui.standings import render_standings
 from client.tui.state import Overlay, UiState
+from client.tui.stats_view import render_stats
 from client.tui.table import render_table
 
 MIN_WIDTH = 50
@@ -204,7 +206,11 @@ def render_overlay(model: ClientModel, ui: UiState, width: int, height: int, now
     if ui.overlay is Overlay.HELP:
         return render_help(model, ui, width, height)
     if ui.overlay is Overlay.HISTORY:
+        if ui.replay_step is not None:
+            return render_replay(model, ui, width, height)
         return render_history(model, ui, width, height)
+    if ui.overlay is Overlay.STATS:
+        return render_stats(model, width, height)
     if ui.overlay is Overlay.LOBBY:
         return render_lobby(model, ui, width, height, now)
     if ui.overlay is Overlay.RULES:

@@ -28,6 +28,7 @@ class Overlay(enum.StrEnum):
     STANDINGS = "standings"
     LOBBY = "lobby"
     RULES = "rules"
+    STATS = "stats"
 
 
 class Panel(enum.StrEnum):
@@ -99,10 +100,12 @@ class UiState:
     quick_label: str | None = None  # the quick size the raise box holds ("pot"), if any
     history_index: int = -1  # which hand of model.history the overlay shows; -1: the last
     history_scroll: int = 0  # first line of that hand shown
+    replay_step: int | None = None  # replaying that hand (Enter): the step shown, else None
     quick_index: int = 0  # which quick size Tab picked last in the raise box
     prefilled: bool = False  # the box holds a suggested amount: the first digit typed replaces it
     server_label: str = ""  # "host:port", for the connecting and refused screens
     frozen_at: float | None = None  # when the connection went down: the clocks stop there
+    last_heard: float | None = None  # when the server's last line came (None: not tracked)
     lobby_scroll: int = 0  # first row of players the lobby shows
 
     def history_hand(self, count: int) -> int:

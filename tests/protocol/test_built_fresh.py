@@ -605,7 +605,7 @@ def test_the_generators_handle_lists_no_message_uses_yet() -> None:
     good = {
         "pairs": [{"low": 1, "high": 2}, {"low": 2, "high": 2}],
         "acts": [{"type": "act", "hand_no": 1, "action": "fold"}, {"type": "act", "hand_no": 2, "action": "bet", "amount": 5}],
-        "levels": [None, {"index": 0, "small_blind": 1, "big_blind": 2}],
+        "levels": [None, {"index": 0, "small_blind": 1, "big_blind": 2, "ante": None}],  # (ante: v3)
     }
     count = [0]
     assert structure(good, count) == Lists(

@@ -55,6 +55,10 @@ __all__ = ["main", "parse_address", "refusal_text", "TokenStore"]
 NAME_RULE: m.Text = get_args(m.Name)[1]
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7777
+LIVENESS_PING_SECONDS = 1.0
+"""The terminal client pings this long after it last sent anything (the server answers)."""
+LIVENESS_IDLE_SECONDS = 10.0
+"""Nothing heard for this long: the connection is given up and made again."""
 DEFAULT_TLS_PORT = 7778
 
 
@@ -271,6 +275,10 @@ class Client:
                 on_change=self._changed,
                 on_message=self._message,
                 first_connect_final=True,
+                # A ping a second when nothing else is sent: a server that stops answering
+                # shows within SILENT_SECONDS (client.tui.liveness), not after a minute.
+                ping_interval=LIVENESS_PING_SECONDS,
+                idle_timeout=LIVENESS_IDLE_SECONDS,
                 tls=self.tls,
             )
             self.session = session
@@ -294,6 +302,7 @@ class Client:
 
     def _message(self, msg: m.ServerMessage, now: float) -> None:
         model = self.model
+        self.ui.last_heard = now
         if isinstance(msg, m.Welcome) and msg.token is not None and msg.name is not None:
             try:
                 self.tokens.put(self.server_key, msg.name, msg.token)

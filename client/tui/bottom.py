@@ -12,6 +12,7 @@ from client.model.log import chips
 from client.tui.canvas import Canvas, Lines, fragments_width
 from client.tui.cards import big_cards
 from client.tui.clocks import clock_bar, other_clock
+from client.tui.liveness import stopped_by_silence
 from client.tui.lobby import my_lobby_status
 from client.tui.state import InputMode, UiState
 from poker.cards import RANK_NAMES, RANK_PLURALS, RANKS, parse_card
@@ -163,6 +164,8 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
         end = c.write(height - 1, 0, other_clock(t, who, width, now, ui.ascii))
         if model.connection is not ConnectionState.CONNECTED:
             c.text(height - 1, end, " stopped: reconnecting", "class:clock.urgent")
+        elif stopped_by_silence(ui, now):
+            c.text(height - 1, end, " stopped: no answer", "class:clock.urgent")
         if turn is not None and turn.acted:
             c.text(3, col, "Sent; waiting for the server", "class:dim", room)
         elif pre := pre_action_text(ui):
@@ -173,18 +176,17 @@ def render_bottom(model: ClientModel, ui: UiState, width: int, height: int, now:
 
 
 def turn_strip(model: ClientModel, ui: UiState, width: int, now: float) -> Lines:
-    """Two lines drawn under any overlay while it is my turn: "Your turn" with the keys
-    (they work under the overlay), then my clock, so nobody times out reading the log."""
+    """The line drawn under any overlay while it is my turn: "Your turn", the keys (they
+    work under the overlay) and my clock, so nobody times out reading the log."""
     turn = model.turn
     if turn is None or not is_my_turn(model):
         return []
-    c = Canvas(width, 2)
+    c = Canvas(width, 1)
     col = c.text(0, 1, "Your turn ", "class:yourturn bold")
-    tail = " · Esc: the table"
-    keys = action_keys(turn, max(0, width - col - len(tail) - 1))
+    clock_w = max(12, min(30, width // 3))
+    keys = action_keys(turn, max(0, width - col - clock_w - 2))
     col = c.write(0, col, keys, width - col)
-    if col + len(tail) < width:
-        c.text(0, col, tail, "class:dim")
-    c.write(1, 0, clock_bar(turn, width, now, ui.ascii))
+    room = width - col - 2
+    if room >= 11:
+        c.write(0, col + 2, clock_bar(turn, room, now, ui.ascii))
     return c.lines()
-

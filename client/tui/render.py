@@ -33,6 +33,7 @@ from client.tui.clocks import break_left, clock_text
 from client.tui.header import render_header
 from client.tui.help import render_help
 from client.tui.history import render_history
+from client.tui.liveness import SILENT_SECONDS, screen_time, server_silent
 from client.tui.lobby import render_lobby
 from client.tui.replayer import render_replay
 from client.tui.rules import render_rules
@@ -49,20 +50,9 @@ MIN_SIDE = 24
 MAX_SIDE = 40
 
 
-def screen_time(model: ClientModel, ui: UiState, now: float) -> float:
-    """The time the screen's clocks show: ``now`` while connected; from the moment the
-    connection is lost, that moment (``ui.frozen_at``): nobody knows what the server's
-    clocks do meanwhile, and a clock counting on a dead connection misleads."""
-    if model.connection is ConnectionState.CONNECTED or model.me.role is None:
-        ui.frozen_at = None
-        return now
-    if ui.frozen_at is None:
-        ui.frozen_at = now
-    return ui.frozen_at
-
-
 def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now: float) -> Lines:
     """The screen above the bottom line, exactly ``height`` lines of ``width`` columns."""
+    silent = server_silent(model, ui, now)
     now = screen_time(model, ui, now)
     if width <= 0 or height <= 0:
         return [[] for _ in range(max(0, height))]
@@ -83,13 +73,19 @@ def render_screen(model: ClientModel, ui: UiState, width: int, height: int, now:
     if ui.overlay is not None:
         # My turn and my clock stay in sight under every overlay.
         strip = turn_strip(model, ui, width, now) if body_h > 8 else []
-        body = render_overlay(model, ui, width, body_h - len(strip), now) + strip
+        if ui.overlay is Overlay.HELP and strip:
+            # The help needs every line: the strip takes the place of its "Esc closes".
+            body = render_overlay(model, ui, width, body_h, now)[:-1] + strip
+        else:
+            body = render_overlay(model, ui, width, body_h - len(strip), now) + strip
     elif model.table is None:
         body = render_lobby(model, ui, width, body_h, now)
     else:
         body = render_table_screen(model, ui, width, body_h, now)
     if conn is ConnectionState.RECONNECTING or (conn is ConnectionState.CONNECTING and model.me.role is not None):
         body = banner_over(body, width, reconnecting_lines(model, ui, width))
+    elif silent:
+        body = banner_over(body, width, silent_lines(ui, width))
     return [*header, *body]
 
 
@@ -129,6 +125,19 @@ def reconnecting_lines(model: ClientModel, ui: UiState, width: int) -> list[tupl
     out += [("class:banner", line) for line in textwrap.wrap(
         "the clocks shown are stopped; your seat is kept, and if your clock runs out "
         "the server checks or folds for you", room)]
+    return out
+
+
+SILENT_TITLE = "the server is not answering\u2026"
+
+
+def silent_lines(ui: UiState, width: int) -> list[tuple[str, str]]:
+    room = max(20, min(70, width - 6))
+    title = SILENT_TITLE.replace("\u2026", "...") if ui.ascii else SILENT_TITLE
+    out = [("class:banner bold", title)]
+    out += [("class:banner", line) for line in textwrap.wrap(
+        f"nothing heard for more than {SILENT_SECONDS:g} s: the clocks shown are stopped; "
+        "if it stays silent the client connects again by itself", room)]
     return out
 
 

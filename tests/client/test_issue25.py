@@ -8,6 +8,7 @@ it. The same prompts in a real terminal: ``test_tmux_fit``.
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 
 import attrs
@@ -372,3 +373,32 @@ def test_1_the_rules_view_wraps_a_long_change_and_its_reason_instead_of_cutting_
     model.apply(attrs.evolve(model.lobby, rules=rules(rules_version=2, changes=(change,))), NOW)
     screen = terminal(model, UiState(overlay=Overlay.RULES))
     assert shows_whole(screen, what) and shows_whole(screen, f"reason: {why}"), screen
+
+
+def test_4_a_server_gone_silent_is_said_within_2_s_and_its_clocks_stop() -> None:
+    # A stopped server (or a network gone quiet) closes nothing: the terminal client pings
+    # every second, so two seconds without a line is a silent server.
+    model = scenes.preflop(turn=False)
+    t = model.table
+    assert t is not None
+    model.apply(m.Turn(table=1, hand_no=17, seat=3, player_id=4, deadline_ms=46_000, time_bank_ms=60_000), NOW)
+    ui = UiState(last_heard=NOW)
+    assert "not answering" not in terminal(model, ui, now=NOW + 1.5)
+    silent = terminal(model, ui, now=NOW + 2.5)
+    assert "the server is not answering…" in silent and "stopped: no answer" in silent, silent
+    assert "0:44" in silent  # stopped two seconds after the last line
+    assert "0:44" in terminal(model, ui, now=NOW + 8)
+    ui.last_heard = NOW + 8.2  # it speaks again: the clocks run on
+    again = terminal(model, ui, now=NOW + 8.5)
+    assert "not answering" not in again and "0:38" in again, again
+    # Given up after a silence, the clocks stay where the silence stopped them.
+    model.set_reconnecting("nothing heard from the server for 10 s")
+    ui.last_heard = NOW
+    down = terminal(model, ui, now=NOW + 10)
+    assert "connection lost, reconnecting…" in down and "0:44" in down, down
+
+
+def test_4_the_terminal_client_pings_every_second_and_gives_up_after_ten_silent_seconds() -> None:
+    assert cli.LIVENESS_PING_SECONDS <= 1.0 and cli.LIVENESS_IDLE_SECONDS <= 10.0
+    source = inspect.getsource(cli.Client._sessions)
+    assert "ping_interval=LIVENESS_PING_SECONDS" in source and "idle_timeout=LIVENESS_IDLE_SECONDS" in source

@@ -98,7 +98,7 @@ def check_overlays_keep_my_turn(player: Window) -> None:
     for key, shows in (("h", re.compile(r"finished hands|Hand #\d+ · table")), ("l", "Players ("),
                        ("u", "Rules in force"), ("?", "Help")):
         player.keys(key)
-        screen = player.wait_for(shows, "Your turn", "Esc: the table", re.compile(r"Clock|Time bank"))
+        screen = player.wait_for(shows, "Your turn", re.compile(r"(?:Clock|Time bank) \S* ?\d+:\d\d"))
         assert re.search(r"\bc (?:check|call)", screen), screen
         player.save(f"overlay-{key if key != '?' else 'help'}", screen)
         player.keys("Escape")

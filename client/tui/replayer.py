@@ -29,7 +29,7 @@ def frame_lines(record: m.HandRecord, frame: Frame, step: int, steps: int, ascii
     out.append(board + [("", f"    Pot: {chips(frame.pot)}")])
     out.append([])
     width = max([6, *(len(s.name) for s in frame.seats)])
-    out.append([("class:dim", f"Seat  {'Player':<{width}}      Stack      Bet  Cards")])
+    out.append([("class:dim", f"Seat  {'Player':<{width}}      {'Stack':>9}  {'Bet':>7}  Cards")])
     for s in frame.seats:
         tag = " (B)" if s.button else "    "
         row: StyleAndTextTuples = [("class:log.win" if s.won else ("class:dim" if s.folded else ""),

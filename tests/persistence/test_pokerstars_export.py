@@ -22,6 +22,7 @@ import trio
 
 from client.handlog import HandLog
 from client.model import ClientModel
+from client.tui.stats_view import table_stats
 from poker.events import HandShown, HandStarted, HoleCardsDealt
 from poker.stats import compute_stats
 from protocol import messages as m
@@ -164,7 +165,12 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
         number = tournament_number(read_meta(conn))
     finally:
         conn.close()
-    compared = 0
+    compared = checked_stats = 0
+    conn = open_readonly(db)
+    try:
+        stored = {h.hand_no: h for h in read_hands(conn)}
+    finally:
+        conn.close()
     for name, received in RECEIVED.items():
         model = ClientModel()
         log = HandLog(tmp_path / f"{name}.txt", tournament_no=number)
@@ -178,10 +184,20 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
         # The model keeps the same hands (and the table's others, watched after they were out).
         kept = {h.hand_no for h in model.seen.hands if h.viewer is not None}
         assert kept == {int(t.split(":", 1)[0].rsplit("#", 1)[1]) % 1_000_000 for t in theirs}
+        # The statistics overlay's figures: the table's players over the hands seen there,
+        # the same as poker.stats over the server's full record of those hands.
+        players, seen_here = table_stats(model)
+        assert model.table is not None
+        here = [h for h in model.seen.hands if h.info.table_id == model.table.table]
+        assert seen_here == len(here) > 0
+        full = compute_stats((stored[h.hand_no].parsed(), {s: n for s, (_, n) in stored[h.hand_no].seats.items()})
+                             for h in here)
+        assert players == [full[p.name] for p in players] and players
+        checked_stats += 1
         for a, b in zip(mine, theirs, strict=True):
             assert a.strip() == b.strip()
             compared += 1
-    assert compared >= 40
+    assert compared >= 40 and checked_stats == PLAYERS
 
 
 def _tool(*args: str) -> subprocess.CompletedProcess[str]:

@@ -177,11 +177,15 @@ class Director:
         hands_per_level: int | None = None,
         reconnect_grace: float | None = None,
         big_blind_ante: bool | None = None,
+        max_entries: int | None = None,
+        reentry_until: int | None = None,
     ) -> Events:
         """Change options that apply from the next hand (the ruleset, the action clock, the
         time bank, the big-blind ante) and how levels are measured: ``level_minutes``
         switches to levels by time, ``hands_per_level`` to levels by hands (then the current
-        level counts from now).
+        level counts from now). Re-entry (issue 27): ``max_entries`` per player, the first
+        included (1: none), through level ``reentry_until`` (0: as long as late
+        registration is open).
         """
         self._need_reason(reason)
         self._need_time(now)
@@ -195,9 +199,12 @@ class Director:
         for name, value in (
             ("action_clock", action_clock), ("time_bank", time_bank),
             ("reconnect_grace", reconnect_grace), ("big_blind_ante", big_blind_ante),
+            ("max_entries", max_entries),
         ):
             if value is not None:
                 changes[name] = value
+        if reentry_until is not None:
+            changes["reentry_until"] = None if reentry_until == 0 else reentry_until
         if level_minutes is not None:
             changes["level_minutes"] = level_minutes
             changes["hands_per_level"] = None
@@ -676,6 +683,10 @@ def option_words(name: str, value: object) -> str:
         return f"levels of {value} hands per table"
     if name == "big_blind_ante":
         return "big-blind ante on" if value else "big-blind ante off"
+    if name == "max_entries":
+        return "no re-entry" if value == 1 else f"up to {value} entries per player (re-entry)"
+    if name == "reentry_until":
+        return "re-entry while late registration is open" if value is None else f"re-entry through level {value}"
     words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}
     return f"{words[name]} {num(value)} s"
 

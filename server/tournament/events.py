@@ -33,6 +33,17 @@ class PlayerRegistered:
 
 
 @attrs.frozen(kw_only=True)
+class PlayerReentered:
+    """A player who was out entered again for a new starting stack (issue 27): their
+    ``entry`` (2 for the first re-entry) is seated like a late entry."""
+
+    player_id: str
+    name: str
+    entry: int
+    stack: int
+
+
+@attrs.frozen(kw_only=True)
 class TournamentStarted:
     at: float
     players: int
@@ -275,6 +286,7 @@ class TournamentFinished:
 TournamentEvent = (
     PlayerRegistered
     | TournamentStarted
+    | PlayerReentered
     | PlayerSeated
     | PlayerMoved
     | TableBroken

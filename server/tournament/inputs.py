@@ -7,8 +7,8 @@ through ``apply_director`` here too (``server/directing.py``), so it and its rep
 differ; the other inputs are the tournament's own calls, made live with the arguments
 logged. Kinds:
 
-- ``register`` ``{player_id, name}``; ``start`` ``{now, deadline}``; ``call_floor``
-  ``{now, player_id, message}``;
+- ``register`` ``{player_id, name}``; ``reenter`` ``{player_id}`` (issue 27); ``start``
+  ``{now, deadline}``; ``call_floor`` ``{now, player_id, message}``;
 - ``begin_hand`` ``{now, deck}`` (the deck as dealt), ``act`` ``{seat, kind, amount,
   automatic}``, ``end_hand`` ``{now}`` (with the table), ``tick`` ``{now}``;
 - ``director`` ``{op, now, reason, ...}``: one director operation (``apply_director``);
@@ -40,7 +40,7 @@ Events = list[TournamentEvent]
 # The options a logged ``set_options`` may change: ``Director.change_rules``'s keywords.
 OPTIONS = (
     "ruleset", "action_clock", "time_bank", "level_minutes", "hands_per_level", "reconnect_grace",
-    "big_blind_ante",
+    "big_blind_ante", "max_entries", "reentry_until",
 )
 
 # The fields each director operation needs besides op, now and reason. Optional ones:
@@ -144,6 +144,9 @@ def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, 
     if kind == "register":
         _need(p, "a registration", "player_id", "name")
         return t.register(p["player_id"], p["name"])
+    if kind == "reenter":
+        _need(p, "a re-entry", "player_id")
+        return t.reenter(p["player_id"])
     if kind == "start":
         _need(p, "the start", "now")
         before = t.settings

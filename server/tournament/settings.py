@@ -35,6 +35,7 @@ MAX_RECONNECT_GRACE_SECONDS = 86_400.0
 LEVEL_MINUTES = (1.0, 1_000_000.0)  # the top is about two years: a level that never ends
 MAX_HANDS_PER_LEVEL = 1_000_000
 BREAK_MINUTES = (1, 120)  # a break is a pause for people, not a way to stop the night
+MAX_ENTRIES = 100  # entries per player, re-entries included
 
 
 def is_whole(value: object) -> bool:
@@ -185,6 +186,11 @@ def _seats(_: Any, __: Any, value: object) -> None:
         raise TournamentError(f"seats per table must be 2 to 10, not {value!r}")
 
 
+def _level_or_none(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (not is_whole(value) or not 1 <= value <= 10_000):  # type: ignore[operator]
+        raise TournamentError(f"{attribute.name} is a level from 1, or none, not {value!r}")
+
+
 def _flag(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, bool):
         raise TournamentError(f"{attribute.name} is on (true) or off (false), not {value!r}")
@@ -238,6 +244,11 @@ class Settings:
     # schedule), or the level's big blind when the schedule names none.
     big_blind_ante: bool = attrs.field(default=False, validator=_flag)
     antes: Antes = attrs.field(default=(), converter=_to_antes)
+    # Re-entry (issue 27): how many entries a player may make, the first included (1: no
+    # re-entry), and through which level (numbered from 1; None: as long as late
+    # registration is open). Re-entry is only ever open while late registration is.
+    max_entries: int = attrs.field(default=1, validator=_whole_in(1, MAX_ENTRIES))
+    reentry_until: int | None = attrs.field(default=None, validator=_level_or_none)
 
     def __attrs_post_init__(self) -> None:
         if self.antes and len(self.antes) != len(self.schedule):

@@ -27,6 +27,10 @@ class Standing:
     eliminated: bool
     removed: bool = False  # disqualified by the director (placed as if eliminated then)
     hand_no: int | None = None  # the hand they were eliminated in (None: removed between hands)
+    # Re-entry (issue 27): which of the player's entries this row is, and how many they made.
+    # A player who re-entered has a row per entry; only the last can still be in.
+    entry: int = 1
+    entries: int = 1
 
 
 def place_busts(busts: Sequence[tuple[str, int]], remaining_after: int) -> list[tuple[str, int]]:

@@ -52,6 +52,7 @@ from .events import (
     MoveReason,
     PlayerEliminated,
     PlayerMoved,
+    PlayerReentered,
     PlayerRegistered,
     PlayerSeated,
     RuleChange,
@@ -84,6 +85,14 @@ class Phase(enum.StrEnum):
 
 
 @attrs.define(kw_only=True)
+class _PastEntry:
+    """An entry of a player who re-entered: where it finished (issue 27)."""
+
+    place: int
+    hand_no: int | None
+
+
+@attrs.define(kw_only=True)
 class _Entrant:
     player_id: str
     name: str
@@ -91,6 +100,8 @@ class _Entrant:
     removed: bool = False
     place: int | None = None
     hand_no: int | None = None
+    entries: int = 1  # this entry's number: 2 after one re-entry
+    past: list[_PastEntry] = attrs.Factory(list)  # the entries before it, first first
 
 
 @attrs.define(kw_only=True)
@@ -332,14 +343,23 @@ class Tournament:
                      eliminated=False)
             for place, pid, chips in rank_by_chips(ins)
         ]
-        gone = sorted(
-            [e for e in self._entrants.values() if e.out], key=lambda e: e.place or 0
-        )
-        out += [
+        for s in out:
+            e = self._entrants[s.player_id]
+            if e.entries > 1:
+                out[out.index(s)] = attrs.evolve(s, entry=e.entries, entries=e.entries)
+        gone = [
             Standing(place=e.place or 0, player_id=e.player_id, name=e.name, chips=0,
-                     eliminated=True, removed=e.removed, hand_no=e.hand_no)
-            for e in gone
+                     eliminated=True, removed=e.removed, hand_no=e.hand_no,
+                     entry=e.entries, entries=e.entries)
+            for e in self._entrants.values() if e.out
         ]
+        # The entries before a re-entry: each finished where it was placed (issue 27).
+        gone += [
+            Standing(place=p.place, player_id=e.player_id, name=e.name, chips=0, eliminated=True,
+                     hand_no=p.hand_no, entry=n, entries=e.entries)
+            for e in self._entrants.values() for n, p in enumerate(e.past, start=1)
+        ]
+        out += sorted(gone, key=lambda s: s.place)
         return out
 
     def why_not_deal(self, table_id: int, now: float) -> str | None:
@@ -410,12 +430,79 @@ class Tournament:
             raise TournamentError(
                 f"another {self.settings.starting_stack} chips would put more than {MAX_CHIPS} chips in play"
             )
+        if late:
+            self._field_grows()  # a late entry joins above the players already out
         self._entrants[player_id] = _Entrant(player_id=player_id, name=name)
         self._left += 1
         events: Events = [PlayerRegistered(player_id=player_id, name=name, registered=len(self._entrants))]
         if late:
             events += self._seat_late(player_id)
         return events
+
+    def why_no_reentry(self, player_id: str) -> str | None:
+        """Why ``player_id`` may not enter again now, in words; None when they may
+        (issue 27: during late registration, for a player who is out, up to the
+        director's number of entries and level)."""
+        e = self._entrants.get(player_id)
+        if e is None:
+            return f"there is no player {player_id}"
+        s = self.settings
+        if self.phase is not Phase.RUNNING:
+            return "re-entry is only during the tournament" if self.phase is Phase.REGISTERING \
+                else "the tournament is over"
+        if not e.out:
+            return f"{e.name} is still in: only a player who is out may re-enter"
+        if e.removed:
+            return f"{e.name} was removed by the director and may not re-enter"
+        if s.max_entries <= 1:
+            return "re-entry is not allowed in this tournament"
+        if e.entries >= s.max_entries:
+            return f"{e.name} has made all {s.max_entries} entries allowed"
+        if not self.registration_open():
+            closed = "late registration is closed" if self.late_until is None \
+                else f"late registration closed at the end of level {self.late_until}"
+            return f"re-entry is only during late registration: {closed}"
+        if s.reentry_until is not None and self.level > s.reentry_until:
+            return f"re-entry closed at the end of level {s.reentry_until}"
+        if not any(self._free_seats(tid) for tid in self.tables):
+            return "every seat is taken: a re-entry waits for a free seat"
+        if self.chips_issued + s.starting_stack > MAX_CHIPS:
+            return f"another {s.starting_stack} chips would put more than {MAX_CHIPS} chips in play"
+        return None
+
+    def reenter(self, player_id: str) -> Events:
+        """A player who is out enters again for the starting stack, seated as a late entry.
+        Their earlier entry keeps its place, one lower for each entry that joins after it
+        (the field grew: ``_field_grows``)."""
+        reason = self.why_no_reentry(player_id)
+        if reason is not None:
+            raise TournamentError(reason)
+        e = self._entrants[player_id]
+        self._field_grows()
+        assert e.place is not None
+        e.past.append(_PastEntry(place=e.place, hand_no=e.hand_no))
+        e.out, e.place, e.hand_no = False, None, None
+        e.entries += 1
+        self._left += 1
+        events: Events = [PlayerReentered(player_id=player_id, name=e.name, entry=e.entries,
+                                          stack=self.settings.starting_stack)]
+        return events + self._seat_late(player_id)
+
+    def _field_grows(self) -> None:
+        """A new entry joins the field above every entry already out: each of those places
+        moves one down, so no two entries ever share a place by accident."""
+        for e in self._entrants.values():
+            if e.out and e.place is not None:
+                e.place += 1
+            for p in e.past:
+                p.place += 1
+
+    def entries_made(self) -> int:
+        """Every entry so far: the players registered and their re-entries."""
+        return sum(e.entries for e in self._entrants.values())
+
+    def entries_of(self, player_id: str) -> int:
+        return self._entrant(player_id).entries
 
     def _seat_late(self, player_id: str) -> Events:
         stack = self.settings.starting_stack

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import attrs
 
+from poker.actions import Action
 from poker.cards import seeded_rng
 from server.clock.state import (
     Json,
@@ -124,7 +125,7 @@ def moves(t: Tournament, news: RoomNews, count: int, now: float) -> None:
 def big_field(*, news: bool = True) -> Scene:
     """60 registered at 7 tables, 58 left, level 14, six moves, a five-line announcement
     (or, without ``news``, neither)."""
-    t = tournament(60, LONG_NAME, level_minutes=20, breaks=((16, 20),))
+    t = tournament(60, LONG_NAME, level_minutes=20, breaks=((16, 20),), big_blind_ante=True)
     for tid in (1, 2):
         seats = t.table(tid).seats
         winner, loser = seats[min(seats)].player_id, seats[max(seats)].player_id
@@ -137,7 +138,24 @@ def big_field(*, news: bool = True) -> Scene:
     d = Director(t)
     d.announce(40.0, "Seat open at table 3: late entries to the desk", reason="info")
     d.announce(60.0, BIG_NEWS, reason="info")
+    mid_hand(t, 3, 62.0, 4)
+    mid_hand(t, 6, 62.0, 2)
     return Scene("big", t, 64.0, news=heard, context=RoomContext(deadline="01:30"))
+
+
+def mid_hand(t: Tournament, table_id: int, now: float, actions: int) -> None:
+    """A hand under way at ``table_id``: a raise, then calls and folds, ``actions`` of them."""
+    hand = t.begin_hand(table_id, now)
+    for i in range(actions):
+        legal = hand.legal_actions()
+        assert legal is not None
+        if i == 0 and legal.min_raise_to is not None:
+            action = Action.raise_to(legal.min_raise_to)
+        elif i % 2 and legal.fold:
+            action = Action.fold()
+        else:
+            action = Action.call() if legal.call is not None else Action.check()
+        hand.act(legal.seat, action)
 
 
 def busy() -> Scene:

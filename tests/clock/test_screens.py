@@ -210,7 +210,8 @@ def test_a_big_field_is_paged_so_everyone_and_every_table_is_seen(screens: Scree
         assert sorted(n for p in shown for n in p) == names, size(page)
         screens.open(page, scene, "tables")
         cards = pages_of(page, ".table-card h2", "tables")
-        assert sorted(int(c.split()[1]) for p in cards for c in p) == list(range(1, 8)), size(page)
+        numbers = [int(re.match(r"Table (\d+)", c).group(1)) for p in cards for c in p]  # type: ignore[union-attr]
+        assert sorted(numbers) == list(range(1, 8)), size(page)
 
 
 def test_the_header_clock_stays_whole_beside_a_long_name_and_says_who_won(screens: Screens) -> None:
@@ -222,7 +223,7 @@ def test_the_header_clock_stays_whole_beside_a_long_name_and_says_who_won(screen
         for view in ("standings", "tables"):
             screens.open(page, scene, view)
             mini = text(page, "#mini")
-            assert re.fullmatch(r"Level 14 · 3,000 / 6,000 · \d\d:\d\d", mini), mini
+            assert re.fullmatch(r"Level 14 · 3,000 / 6,000 ante 6,000 · \d\d:\d\d", mini), mini
             assert page.evaluate("() => { const e = document.getElementById('mini');"
                                  " return e.scrollWidth <= e.clientWidth + 1 }"), (view, size(page))
             vp = page.viewport_size
@@ -372,6 +373,23 @@ def test_the_time_played_shows_beside_the_time_of_day(screens: Screens) -> None:
     page = screens.pages[(1920, 1080)]
     screens.open(page, scene, "clock")
     assert re.fullmatch(r"02:0\d played", text(page, "#elapsed")), text(page, "#elapsed")
+
+
+def test_the_ante_shows_once_there_is_one(screens: Screens) -> None:
+    """Item 11, what other clocks show: the big-blind ante, on a line of its own under the
+    blinds and beside the next level's (the big field plays with one; the start has none)."""
+    scene = SCENES["busy"]()
+    screens.show(scene)
+    for page in screens.pages.values():
+        screens.open(page, scene, "clock")
+        assert text(page, "#blinds") == "3,000 / 6,000"
+        assert text(page, "#ante") == "ante 6,000"
+        assert text(page, "#next-sub") == "level 15 · ante 8,000"
+    start = SCENES["start"]()
+    screens.show(start)
+    page = screens.pages[(1920, 1080)]
+    screens.open(page, start, "clock")
+    assert not page.is_visible("#ante") and text(page, "#next-sub") == "level 2"
 
 
 def test_rotate_turns_through_the_clock_the_standings_and_the_tables(screens: Screens) -> None:

@@ -58,10 +58,14 @@
     return m < 60 ? `${m} min ago` : `${Math.floor(m / 60)} h ago`;
   }
 
-  function blindsText(b) {
-    // A big-blind ante (issue 27) reads after the blinds: "100 / 200 ante 200".
-    const ante = b.ante ? ` ante ${num(b.ante)}` : "";
-    return `${num(b.small_blind)} / ${num(b.big_blind)}${ante}`;
+  // A big-blind ante (issue 27) reads after the blinds: "100 / 200 ante 200". On the big
+  // screen it has a line of its own (anteText), so the blinds keep their size.
+  function blindsText(b, ante = true) {
+    return `${num(b.small_blind)} / ${num(b.big_blind)}${ante && b.ante ? ` ${anteText(b)}` : ""}`;
+  }
+
+  function anteText(b) {
+    return b.ante ? `ante ${num(b.ante)}` : "";
   }
 
   function el(tag, cls, text) {
@@ -267,7 +271,8 @@
     else if (phase === "registering") level = "Registration";
     else if (phase === "finished") level = "Tournament over";
     $("level").textContent = level;
-    setText("blinds", blindsText(s.level), 11, 15);
+    setText("blinds", blindsText(s.level, false), 11, 15);
+    $("ante").textContent = anteText(s.level);
     const after = phase === "break" || phase === "paused" || phase === "held";
     $("blinds-label").textContent = after ? `Level ${s.level.number} after the ${phase === "break" ? "break" : "pause"}` : "Blinds";
 
@@ -305,8 +310,8 @@
     setText("chips", num(s.chips_in_play));
     $("tables").textContent = `${plural(s.tables, "table")} · ${plural(s.hands, "hand")}`;
 
-    setText("next", blindsText(s.next_level));
-    $("next-sub").textContent = `level ${s.next_level.number}`;
+    setText("next", blindsText(s.next_level, false));
+    $("next-sub").textContent = [`level ${s.next_level.number}`, anteText(s.next_level)].filter(Boolean).join(" · ");
     if (!s.next_break) {
       setText("next-break", "none");
       $("next-break-sub").textContent = "none scheduled";

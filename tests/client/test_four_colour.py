@@ -7,8 +7,16 @@ style the Application draws with), from the style strings the card functions wri
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import Application
 from prompt_toolkit.styles import BaseStyle
 
+from client import cli
 from client.cli import build_parser
 from client.tui.app import STYLE
 from client.tui.cards import big_cards, small_card, small_cards, suit_style, with_four_colours
@@ -58,3 +66,36 @@ def test_the_option_is_on_the_command_line() -> None:
     assert p.parse_args(["--name", "x", "--four-colour"]).four_colour
     assert p.parse_args(["--name", "x", "--four-color", "--ascii"]).four_colour
     assert not p.parse_args(["--name", "x"]).four_colour
+
+
+def test_the_client_draws_with_four_colours_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``hickory --four-colour`` reaches the Application the client runs (and only then)."""
+    seen: list[BaseStyle | None] = []
+    real = cli.create_application
+
+    def spy(*args: Any, **kw: Any) -> Application[None]:
+        app = real(*args, **kw)
+
+        async def run_async(pre_run: Callable[[], None] | None = None, **_: Any) -> None:
+            client = args[1]  # create_application(model, actions, clock): the cli's Client
+            if pre_run is not None:
+                pre_run()  # Trio starts in guest mode: let it run until it can be stopped
+            for _ in range(1000):  # at most ten seconds, polled
+                if client.trio_token is not None:
+                    break
+                await asyncio.sleep(0.01)
+            assert client.trio_token is not None, "Trio did not start in guest mode"
+            seen.append(app.style)  # the style the screen would be drawn with
+
+        app.run_async = run_async  # type: ignore[method-assign]
+        return app
+
+    monkeypatch.setattr(cli, "create_application", spy)
+    for flags in (["--four-colour"], []):
+        args = cli.build_parser().parse_args(["--name", "ann", "--token-file", str(tmp_path / "t.json"),
+                                              "--deck-record", str(tmp_path / "d.jsonl"), *flags])
+        asyncio.run(cli.run_client(args, "127.0.0.1", 9, cli.TokenStore(tmp_path / "t.json")))
+    four, two = seen
+    assert four is not None and two is not None
+    assert colour(four, suit_style("Qd"))[0] == "4f7fff"
+    assert colour(two, suit_style("Qd"))[0] == "dd0000"

@@ -172,6 +172,10 @@ def test_a_raise_below_the_minimum_is_refused_in_words_and_nothing_is_sent() -> 
     out = typed(t, model, "raise 250")
     assert out.lines == ["Raise 250 is below the minimum raise to 500. Nothing was sent."]
     assert out.act is None and out.send == []
+    assert typed(t, model, "r 499").lines == ["Raise 499 is below the minimum raise to 500. Nothing was sent."]
+    assert act_of(typed(t, model, "r 500")) == ("raise", 500)
+    assert act_of(typed(t, model, "r 10000")) == ("raise", 10_000)
+    assert typed(t, model, "r 10001").act is None
     out = typed(t, model, "r 20,000")
     assert out.lines == ["Raise 20,000 is more than you have: all in is 10,000. Nothing was sent."]
     assert typed(t, model, "r").lines == [

@@ -195,3 +195,54 @@ async def test_the_clock_warns_ten_seconds_before_each_runs_out(autojump_clock: 
             nursery.cancel_scope.cancel()
     text = out.text()
     assert text.count("10 seconds left, then 30") == 1, text
+
+
+async def test_a_dropped_connection_is_said_and_the_seat_comes_back(autojump_clock: object, tmp_path: Path) -> None:
+    cfg = fast_config(4, seats=6, action_clock=20, time_bank=30, starting_stack=10_000,
+                      hands_per_level=50, reconnect_grace=30.0)
+    out = Transcript()
+    keys, lines = trio.open_memory_channel[str](100)
+    async with running(cfg, seed=9) as (server, port):
+        bots = [Bot("127.0.0.1", port, f"bot-{i}", "calling-station", seed=i) for i in range(3)]
+        client = PlainClient(plain_args(), "127.0.0.1", port, TokenStore(tmp_path / "tokens.json"), out.write)
+        async with trio.open_nursery() as nursery:
+            for b in bots:
+                nursery.start_soon(b.run)
+            nursery.start_soon(client.run, typed(lines))
+            await out.wait_for(TURN.pattern)
+            assert client.session is not None
+            client.session.drop("test: the cable is cut")
+            await out.wait_for(r"^Connection lost \(test: the cable is cut\)\. Reconnecting\.$")
+            await out.wait_for(r"^Connected again\.$")
+            await out.wait_for(r"^Table 1: .*you [\d,]+")
+            # The seat is ours again: the next turn comes and c plays it.
+            await out.wait_for(TURN.pattern)
+            await keys.send("c")
+            await out.wait_for(r"^You (check|call [\d,]+)")
+            assert client.session.stats.reconnects == 1
+            nursery.cancel_scope.cancel()
+    assert "Traceback" not in out.text()
+
+
+async def test_a_spectator_hears_the_hands_and_has_nothing_to_play(autojump_clock: object, tmp_path: Path) -> None:
+    cfg = fast_config(3, seats=6, action_clock=20, time_bank=30, starting_stack=10_000,
+                      hands_per_level=50)
+    out = Transcript()
+    keys, lines = trio.open_memory_channel[str](100)
+    async with running(cfg, seed=10) as (server, port):
+        bots = [Bot("127.0.0.1", port, f"bot-{i}", "calling-station", seed=i) for i in range(3)]
+        client = PlainClient(plain_args(name=None, spectate=0), "127.0.0.1", port,
+                             TokenStore(tmp_path / "tokens.json"), out.write)
+        async with trio.open_nursery() as nursery:
+            for b in bots:
+                nursery.start_soon(b.run)
+            nursery.start_soon(client.run, typed(lines))
+            await out.wait_for(r"^Watching .*\. Type help for the commands\.$")
+            await out.wait_for(r"^Hand \d+ at table 1\. Blinds [\d,]+ and [\d,]+\. bot-\d has the button\.$")
+            await out.wait_for(r"^bot-\d (calls|checks)")
+            await keys.send("fold")
+            await out.wait_for(r"^You are watching: there is nothing to play\.$")
+            await out.wait_for(r"^Hand \d+ is over\.$")
+            nursery.cancel_scope.cancel()
+    text = out.text()
+    assert "Your turn" not in text and "Your cards" not in text, text

@@ -209,6 +209,7 @@ class JoinInfo:
 
     host: str
     port: int
+    tournament: str = "Hickory"
     share_port: int | None = None
     tls_port: int | None = None
     fingerprint: str | None = None
@@ -235,24 +236,48 @@ class JoinInfo:
             out.append(f"certificate fingerprint: {self.fingerprint}")
         return out
 
-    def svg(self) -> bytes:
-        """The join command as a QR code, with the lines beside it: one image for the clock
-        page (``segno`` draws the code)."""
+    def page(self) -> bytes:
+        """``/join``: the page for the room's screen while people sit down: the join
+        command large with its QR code, the certificate's fingerprint, where to get the
+        client. Text, not pictures of text, except the code itself (``segno``)."""
         import html
 
         import segno
 
-        qr = segno.make(self.join_command, error="m")
-        scale, border = 6, 2
-        side = qr.symbol_size(scale=scale, border=border)[0]
-        buf = io.BytesIO()
-        qr.save(buf, kind="svg", scale=scale, border=border, xmldecl=False, svgns=True, light="#fff")
-        code = buf.getvalue().decode()
-        lines = self.lines()
-        line_h, width = 22, side + 16 + 9 * max(len(x) for x in lines)
-        height = max(side, line_h * len(lines) + 12)
-        texts = "".join(
-            f'<text x="{side + 16}" y="{line_h * (i + 1)}">{html.escape(t)}</text>' for i, t in enumerate(lines))
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-                f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="15" fill="currentColor">'
-                f'<g>{code}</g><g fill="#eee">{texts}</g></svg>').encode()
+        esc = html.escape
+        qr = segno.make(self.join_command, error="m").svg_inline(scale=8, border=2, dark="#000", light="#fff",
+                                                                 omitsize=True)
+        blocks = []
+        if self.announced:
+            blocks.append(("On this network, type", ["hickory --name NAME"]))
+            blocks.append(("or, anywhere", [self.join_command]))
+        else:
+            blocks.append(("Type", [self.join_command]))
+        if self.fingerprint is not None:
+            pairs = self.fingerprint.split(":")
+            blocks.append(("The first time, your client shows this certificate; compare it",
+                           [":".join(pairs[i:i + 8]) for i in range(0, len(pairs), 8)]))
+        if self.share_port is not None:
+            base = f"http://{_where(self.host, self.share_port)}"
+            blocks.append(("No client yet? With pip", [f"python3 -m pip install {base}/{wheel_name()}"]))
+            blocks.append(("or with nothing but Python 3.11: download", [
+                f"{base}/hickory.pyz", "python3 hickory.pyz " + self.join_command.removeprefix("hickory ")]))
+        body = "".join(f"<section><h2>{esc(title)}</h2>" + "".join(f"<pre>{esc(x)}</pre>" for x in lines)
+                       + "</section>" for title, lines in blocks)
+        return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f"<title>Join {esc(self.tournament)}</title>"
+                f'<link rel="stylesheet" href="/join.css"></head><body><main>'
+                f"<h1>Join {esc(self.tournament)}</h1><div id=\"code\">{qr}</div><div id=\"how\">{body}"
+                f'<p><a href="/">Back to the clock</a></p></div></main></body></html>\n').encode()
+
+
+JOIN_CSS = b"""body { margin: 0; background: #06120e; color: #e8e4d8; font-family: sans-serif; }
+main { display: flex; flex-wrap: wrap; gap: 3vw; align-items: flex-start; padding: 3vw; }
+h1 { flex: 1 0 100%; margin: 0; font-size: 4vw; color: #f0c75e; }
+h2 { margin: 1.2vw 0 0.4vw; font-size: 1.6vw; color: #f0c75e; font-weight: normal; }
+#code svg { width: min(40vw, 70vh); height: auto; display: block; }
+#how { flex: 1 1 30em; min-width: 0; }
+pre { margin: 0.2vw 0; font-size: max(1.8vw, 14px); white-space: pre-wrap; overflow-wrap: anywhere; }
+a { color: #8fc7b8; }
+"""

@@ -4,9 +4,12 @@
   in the URL, so ``/hickory.whl`` redirects there for a browser; pip itself is given the
   full name in every line the server prints);
 - ``GET /hickory.pyz``: the zip application;
+- ``GET /join``: the page for the room's screen while people sit down (the clock page's
+  footer links to it): the join command large with its QR code, the fingerprint, where
+  to get the client (``/join.css`` its style);
 - ``GET /join.txt``: the lines the host prints (how to get the client, how to join, the
   certificate's fingerprint), with the address this request reached us at;
-- ``GET /join.svg``: the same with the join command as a QR code, for the clock page.
+
 
 ``serve_share`` runs them alone (``--share-client PORT``), the way ``server/clock/web.py``
 runs the clock.
@@ -30,7 +33,7 @@ from starlette.routing import BaseRoute, Route
 
 from server.clock import ClockPortError
 from server.clock.web import SECURITY_HEADERS, hypercorn_config
-from server.share import ClientShare, JoinInfo, shown_host, wheel_name
+from server.share import JOIN_CSS, ClientShare, JoinInfo, shown_host, wheel_name
 
 if TYPE_CHECKING:
     from server.app import Server
@@ -69,17 +72,21 @@ def share_routes(share: ClientShare, join: JoinSource) -> list[BaseRoute]:
         return PlainTextResponse("\n".join(info.lines()) + "\n", headers={"cache-control": "no-store",
                                                                           **SECURITY_HEADERS})
 
-    async def svg(request: Request) -> Response:
+    async def page(request: Request) -> Response:
         info = join(request.url.hostname, request.url.port)
-        return Response(info.svg(), media_type="image/svg+xml",
+        return Response(info.page(), media_type="text/html; charset=utf-8",
                         headers={"cache-control": "no-store", **SECURITY_HEADERS})
+
+    async def css(request: Request) -> Response:
+        return Response(JOIN_CSS, media_type="text/css; charset=utf-8", headers=SECURITY_HEADERS)
 
     return [
         Route(f"/{wheel_name()}", wheel, methods=["GET"]),
         Route("/hickory.whl", short_wheel, methods=["GET"]),
         Route("/hickory.pyz", pyz, methods=["GET"]),
+        Route("/join", page, methods=["GET"]),
+        Route("/join.css", css, methods=["GET"]),
         Route("/join.txt", text, methods=["GET"]),
-        Route("/join.svg", svg, methods=["GET"]),
     ]
 
 
@@ -90,6 +97,7 @@ def join_source(server: Server) -> JoinSource:
     def info(asked: str | None, share_port: int | None) -> JoinInfo:
         cert = server.certificate
         return JoinInfo(host=shown_host(server.config.host, asked), port=server.port or 0,
+                        tournament=server.tournament.settings.name,
                         share_port=share_port, tls_port=server.tls_port,
                         fingerprint=cert.fingerprint if cert is not None else None,
                         announced=server.announcing)

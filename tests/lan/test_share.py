@@ -116,3 +116,44 @@ def test_the_bundle_carries_only_pure_python() -> None:
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
     for dist in VENDORED:
         assert any(n.startswith(dist.replace("-", "_") + "/") or n == dist + ".py" for n in names), dist
+
+
+async def test_the_clock_page_links_to_the_join_page_with_its_qr_code_and_the_client_lines() -> None:
+    import html
+    import re
+    from functools import partial
+
+    import segno
+
+    from server.clock.web import serve_clock
+    from server.share import ClientShare
+    from server.share_web import join_source, share_routes
+    from tests.server.harness import config, running
+
+    with trio.fail_after(30):
+        async with running(config(tls=True, tls_port=0, name="Friday night")) as (srv, port):
+            assert srv.certificate is not None
+            async with trio.open_nursery() as nursery:
+                routes = share_routes(ClientShare(), join_source(srv))
+                clock = await nursery.start(partial(serve_clock, srv, "127.0.0.1", 0, extra_routes=routes))
+                base = f"http://127.0.0.1:{clock}"
+                page = (await trio.to_thread.run_sync(get, base + "/")).decode()
+                assert 'href="/join"' in page
+                join = (await trio.to_thread.run_sync(get, base + "/join")).decode()
+                command = f"hickory 127.0.0.1:{srv.tls_port} --tls --name NAME"
+                assert "<h1>Join Friday night</h1>" in join and f"<pre>{html.escape(command)}</pre>" in join
+                # The code on the page is the join command's own (segno drawing the same text).
+                drawn = re.search(r'class="qrline"[^>]*? d="([^"]+)"', join)
+                assert drawn is not None
+                own = segno.make(command, error="m").svg_inline(scale=8, border=2)
+                assert f' d="{drawn.group(1)}"' in own
+                pairs = srv.certificate.fingerprint.split(":")
+                for i in range(0, 32, 8):
+                    assert f"<pre>{':'.join(pairs[i:i + 8])}</pre>" in join
+                assert f"<pre>python3 -m pip install {base}/{wheel_name()}</pre>" in join
+                assert f"<pre>{base}/hickory.pyz</pre>" in join
+                assert f"<pre>python3 hickory.pyz 127.0.0.1:{srv.tls_port} --tls --name NAME</pre>" in join
+                assert b"#code svg" in await trio.to_thread.run_sync(get, base + "/join.css")
+                text = (await trio.to_thread.run_sync(get, base + "/join.txt")).decode()
+                assert f"join: {command}" in text and srv.certificate.fingerprint in text
+                nursery.cancel_scope.cancel()

@@ -65,7 +65,6 @@ def help_rows(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
 def render_help(model: ClientModel, ui: UiState, width: int, height: int) -> Lines:
     """The rows, a text too long for the width wrapped under itself (never cut)."""
     c = Canvas(width, height)
-    c.center(0, [("class:title bold", "Help")])
     left = max(1, (width - 78) // 2)
     lines: list[tuple[str, int, str, str]] = []  # (key, column of the text, text, key style)
     for k, text in help_rows(model, ui):
@@ -73,14 +72,18 @@ def render_help(model: ClientModel, ui: UiState, width: int, height: int) -> Lin
             at = left + len(k) + 2
         else:
             at = left + 14
-        chunks = textwrap.wrap(text, max(10, width - at - 1)) or [""]
+        chunks = textwrap.wrap(text, max(10, width - at - 1), break_on_hyphens=False) or [""]
         lines += [(k if i == 0 else "", at, chunk, "class:help.section bold" if at != left + 14 else "class:key")
                   for i, chunk in enumerate(chunks)]
-    for i, (k, at, text, style) in enumerate(lines[: height - 2]):
+    # The title gives its line to the rows when they need it (the header says "? help").
+    top = 1 if len(lines) <= height - 2 else 0
+    if top:
+        c.center(0, [("class:title bold", "Help")])
+    for i, (k, at, text, style) in enumerate(lines[: height - 1 - top]):
         if style == "class:key":
-            c.text(1 + i, left + 2, f"{k:<11}", style)
+            c.text(top + i, left + 2, f"{k:<11}", style)
         else:
-            c.text(1 + i, left, k, style)
-        c.text(1 + i, at, text, "class:help", width - at - 1)
+            c.text(top + i, left, k, style)
+        c.text(top + i, at, text, "class:help", width - at - 1)
     c.center(height - 1, [("class:dim", "Esc or ? closes")])
     return c.lines()

@@ -71,7 +71,8 @@ def sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?:" else text + "."
 
 
-_MODEL_WORDS = ("you ", "board", "server", "director", "table ", "level ", "hand #")
+_MODEL_WORDS = ("you ", "board", "server", "director", "table ", "level ", "hand #", "deck check",
+                "every deck")
 
 
 def said_line(line: str) -> str:
@@ -255,6 +256,8 @@ def sentences(model: ClientModel, msg: m.ServerMessage, said: Sequence[str]) -> 
         return [chat_words(model, msg)]
     if isinstance(msg, m.Standings | m.Lobby):
         return [said_line(x) for x in said]
+    if isinstance(msg, m.PlayerStatus) and msg.player_id == model.me.player_id and model.me.role == "player":
+        return [_my_status(model, msg)]
     table = getattr(msg, "table", None)
     hand_message = isinstance(msg, _TABLE_MESSAGES)
     if hand_message:
@@ -332,6 +335,22 @@ def standings_words(model: ClientModel) -> str:
         out = " (out)" if p.eliminated_in_hand is not None else ""
         parts.append(f"{p.place} {who} {chips(p.chips)}{out}")
     return "Standings: " + "; ".join(parts) + "."
+
+
+def _my_status(model: ClientModel, msg: m.PlayerStatus) -> str:
+    """My own status change, said to me: "You are out of the tournament, in place 4."."""
+    if msg.status in ("eliminated", "removed"):
+        place = model.my_place
+        where = f", in place {place}" if place is not None else ""
+        if msg.status == "removed":
+            return f"The director removed you from the tournament{where}."
+        return f"You are out of the tournament{where}."
+    return {
+        "sitting_out": "You are sitting out: the server checks or folds for you. Type back to play again.",
+        "back": "You are back in play.",
+        "disconnected": "The server lost your connection.",
+        "reconnected": "The server has your connection again.",
+    }[msg.status]
 
 
 def welcome_words(model: ClientModel, msg: m.Welcome) -> str:

@@ -246,3 +246,41 @@ async def test_a_spectator_hears_the_hands_and_has_nothing_to_play(autojump_cloc
             nursery.cancel_scope.cancel()
     text = out.text()
     assert "Your turn" not in text and "Your cards" not in text, text
+
+
+async def test_plain_mode_plays_a_tournament_to_the_end(autojump_clock: object, tmp_path: Path) -> None:
+    """Heads-up against a calling station, all in on every turn (yes to every question):
+    the end is said, with the winner and my place, and the client ends by itself."""
+    cfg = fast_config(2, seats=6, action_clock=20, time_bank=30)
+    out = Transcript()
+    keys, lines = trio.open_memory_channel[str](100)
+    status: list[int] = []
+    async with running(cfg, seed=12) as (server, port):
+        bot = Bot("127.0.0.1", port, "bot-0", "calling-station", seed=1)
+        client = PlainClient(plain_args(), "127.0.0.1", port, TokenStore(tmp_path / "tokens.json"), out.write)
+
+        async def run_client() -> None:
+            status.append(await client.run(typed(lines)))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bot.run)
+            nursery.start_soon(run_client)
+            with trio.fail_after(3600):
+                while True:
+                    line = await out.next()
+                    if TURN.match(line):
+                        await keys.send("all in")
+                    elif line.startswith("All in for "):
+                        await keys.send("yes")
+                    elif re.match(r"^.* is over: .* wins\.$", line):
+                        break
+                while not status:
+                    await out.next() if out.read < len(out.lines) else await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+    assert status == [0]
+    text = out.text()
+    assert re.search(r"^(You are out of the tournament, in place 2\.|You finish in place 1\.)$", text, re.M), text
+    assert re.search(r"^You (go all in for [\d,]+|raise to [\d,]+ and are all in|bet [\d,]+ and are all in)\.",
+                     text, re.M), text
+    assert re.search(r"^Deck check: hand \d+ \(table 1\): deck verified", text, re.M), text
+    assert "Your seat is kept" not in text  # nothing to come back to

@@ -128,6 +128,14 @@ def test_the_models_own_lines_as_sentences() -> None:
     assert out == ["bob is sitting out."]
 
 
+def test_my_own_status_is_said_to_me() -> None:
+    model = scenes.preflop(turn=False)
+    out = said(model, m.PlayerStatus(player_id=1, name="alice", table=1, seat=0, status="sitting_out"))
+    assert out == ["You are sitting out: the server checks or folds for you. Type back to play again."]
+    out = said(model, m.PlayerStatus(player_id=1, name="alice", table=None, seat=None, status="eliminated"))
+    assert out == ["You are out of the tournament, in place 6."]
+
+
 def test_chat_in_words() -> None:
     model = scenes.preflop(turn=False)
     line = m.ChatMessage(scope="table", table=1, player_id=2, name="bob", role="player", text="nice hand")

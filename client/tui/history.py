@@ -32,7 +32,7 @@ def history_lines(record: m.HandRecord, ascii: bool, width: int = 78) -> Lines:
     )
     out.append([("", f"Button: {nm(record.button)}" + (f" · {record.carried_in} carried in" if record.carried_in else ""))])
     players = "Players: " + ", ".join(f"{p.name} {chips(p.stack)}" for p in record.players)
-    out += [[("", line)] for line in textwrap.wrap(players, width, subsequent_indent="  ")]
+    out += [[("", line)] for line in textwrap.wrap(players, width, subsequent_indent="  ", break_on_hyphens=False)]
     if record.your_cards:
         out.append([("", "You held "), *small_cards(record.your_cards, ascii)])
     if record.ante:

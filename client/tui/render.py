@@ -107,7 +107,7 @@ def refused_lines(model: ClientModel, ui: UiState) -> list[tuple[str, str]]:
     else:
         title = "Disconnected"
     out: list[tuple[str, str]] = [("class:error bold", title), ("", "")]
-    out += [("", line) for line in textwrap.wrap(reason, 60) or [reason]]
+    out += [("", line) for line in textwrap.wrap(reason, 60, break_on_hyphens=False) or [reason]]
     out += [("", ""), ("class:dim", "q quits")]
     return out
 
@@ -121,7 +121,7 @@ def reconnecting_lines(model: ClientModel, ui: UiState, width: int) -> list[tupl
     room = max(20, min(70, width - 6))
     title = RECONNECTING_TITLE.replace("\u2026", "...") if ui.ascii else RECONNECTING_TITLE
     out = [("class:banner bold", title)]
-    out += [("class:banner", line) for line in textwrap.wrap(reason, room)[:3]]
+    out += [("class:banner", line) for line in textwrap.wrap(reason, room, break_on_hyphens=False)[:3]]
     out += [("class:banner", line) for line in textwrap.wrap(
         "the clocks shown are stopped; your seat is kept, and if your clock runs out "
         "the server checks or folds for you", room)]

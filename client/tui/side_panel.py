@@ -19,7 +19,7 @@ def wrap_tail(lines: Sequence[str], width: int, height: int, indent: str = "  ")
     """The last ``height`` screen lines of ``lines`` wrapped to ``width`` (newest at the bottom)."""
     out: list[str] = []
     for line in reversed(lines):
-        wrapped = textwrap.wrap(line, width, subsequent_indent=indent) or [""]
+        wrapped = textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
         out[:0] = wrapped
         if len(out) >= height:
             break
@@ -142,7 +142,7 @@ def wrap_tail_styled(lines: Sequence[tuple[str, str]], width: int, height: int) 
     """``wrap_tail`` for (style, text) lines: each screen line keeps its line's style."""
     out: list[tuple[str, str]] = []
     for style, line in reversed(lines):
-        wrapped = textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+        wrapped = textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
         out[:0] = [(style, piece) for piece in wrapped]
         if len(out) >= height:
             break

@@ -193,7 +193,7 @@ def render_centre(t: TableModel, ascii: bool, width: int, rows: int) -> Lines:
             if won.hand and won.hand not in hands:
                 hands.append(won.hand)
         for hand in hands[:1]:
-            for piece in textwrap.wrap(hand, max(10, width))[:2]:
+            for piece in textwrap.wrap(hand, max(10, width), break_on_hyphens=False)[:2]:
                 out.append([("class:winner", piece)])
     else:
         out.append([("class:street", "Waiting for the first hand")])

@@ -249,10 +249,12 @@ def test_one_table_is_shown_large_and_alone_at_once(screens: Screens) -> None:
     small = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.table-card td.num')).fontSize)")
     page.evaluate("""() => {
         window.__cards = 0;
-        new MutationObserver(() => {
+        const count = () => {
             if (location.hash === '#table-2')
                 window.__cards = Math.max(window.__cards, document.querySelectorAll('.table-card').length);
-        }).observe(document.getElementById('tables-grid'), {childList: true});
+        };
+        new MutationObserver(count).observe(document.getElementById('tables-grid'), {childList: true});
+        window.addEventListener('hashchange', () => requestAnimationFrame(count));  // the first frame drawn
         location.hash = '#table-2';
     }""")
     page.wait_for_function("() => document.querySelectorAll('.table-card').length === 1", timeout=WAIT)

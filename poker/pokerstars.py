@@ -24,9 +24,10 @@ Where Hickory and PokerStars differ (docs/hand-histories.md):
 - A hand shown by choice after it ended is written as ``NAME: shows [..]`` before the
   summary.
 
-Postings, in the order PokerStars writes them: antes, then the small blind, then the big
-blind (``_POST_WORDS``, ``_posting_lines``). A big-blind ante will be a ``BlindPosted``
-whose ``blind`` is ``"ante"`` and needs no other change here.
+Postings, in the order PokerStars writes them: the ante (``AntePosted``: Hickory's
+big-blind ante, posted by the big blind for the table), then the small blind, then the big
+blind; all in one place (``_POST_WORDS``, ``_posting_lines``). A blind of nothing (the
+big blind went all in on the ante) is not written.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .cards import Card, card_str
 from .evaluator import Category, evaluate
 from .events import (
     ActionTaken,
+    AntePosted,
     BlindPosted,
     BoardDealt,
     Event,
@@ -186,10 +188,12 @@ def _pot_names(pots: Sequence[PotAwarded]) -> dict[int, str]:
             for k, i in enumerate(indexes)}
 
 
-def _posting_lines(posts: Sequence[BlindPosted], name: dict[int, str]) -> list[str]:
-    ordered = sorted(posts, key=lambda p: _POST_ORDER.get(p.blind, 3))
-    return [f"{name[p.seat]}: {_POST_WORDS[p.blind]} {p.amount}" + (" and is all-in" if p.all_in else "")
-            for p in ordered]
+def _posting_lines(events: Sequence[Event], name: dict[int, str]) -> list[str]:
+    posts = [("ante", e.seat, e.amount, e.all_in) for e in events if isinstance(e, AntePosted)]
+    posts += [(e.blind, e.seat, e.amount, e.all_in) for e in events if isinstance(e, BlindPosted)]
+    ordered = sorted((p for p in posts if p[2] > 0), key=lambda p: _POST_ORDER.get(p[0], 3))
+    return [f"{name[seat]}: {_POST_WORDS[kind]} {amount}" + (" and is all-in" if all_in else "")
+            for kind, seat, amount, all_in in ordered]
 
 
 def _action_line(e: ActionTaken, facing: int, who: str) -> str:
@@ -244,7 +248,7 @@ def to_pokerstars(
         f"Table '{tournament_no} {info.table_id}' {size}-max Seat #{start.button} is the button",
     ]
     lines += [f"Seat {s}: {name[s]} ({stack} in chips)" for s, stack in start.stacks]
-    lines += _posting_lines([e for e in events if isinstance(e, BlindPosted)], name)
+    lines += _posting_lines(events, name)
     lines.append("*** HOLE CARDS ***")
     b = seats.index(start.button)
     deal_order = seats[b + 1:] + seats[: b + 1]
@@ -254,7 +258,7 @@ def to_pokerstars(
     # What each seat did, for the summary: the street it folded on, whether it put chips in
     # of its own accord before the flop (PokerStars' "(didn't bet)"), what it won.
     folded_on: dict[int, Street] = {}
-    put_in = {p.seat for p in events if isinstance(p, BlindPosted) and p.blind != "ante"}
+    put_in = {p.seat for p in events if isinstance(p, BlindPosted) and p.amount > 0}
     won = dict.fromkeys(seats, 0)
     facing = start.big_blind  # the bet to match: the full big blind even when it is short
     street = Street.PREFLOP

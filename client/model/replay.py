@@ -92,7 +92,17 @@ def replay_frames(record: m.HandRecord) -> list[Frame]:
         return lines
 
     lines = []
+    ante = record.ante or 0
+    if ante:
+        # The big blind posts the ante for the table first: dead money, straight into the pot.
+        payer = next((b.seat for b in record.blinds if b.blind == "big"), None)
+        if payer is not None:
+            stack[payer] -= ante
+            pot += ante
+            lines.append(f"{names[payer]} posts the ante {chips(ante)}" + (" and is all in" if stack[payer] == 0 else ""))
     for b in record.blinds:
+        if b.amount == 0:
+            continue
         stack[b.seat] -= b.amount
         bet[b.seat] += b.amount
         lines.append(f"{names[b.seat]} posts the {b.blind} blind {chips(b.amount)}"

@@ -22,6 +22,7 @@ from poker.actions import ActionKind
 from poker.cards import parse_card
 from poker.events import (
     ActionTaken,
+    AntePosted,
     BlindPosted,
     BoardDealt,
     Event,
@@ -87,10 +88,18 @@ class HandRecorder:
                  now: dt.datetime | None = None) -> list[Event] | None:
         """Take one message; the hand's events when this one ended it."""
         if isinstance(msg, m.HandStarted):
+            # The message's stacks are after the big-blind ante (version 3); the engine's
+            # are before it, and the ante is an event of its own.
+            ante = msg.ante or 0
+            bb = msg.big_blind_seat
             self.events = [HandStarted(
                 hand_no=msg.hand_no, button=msg.button, small_blind_seat=msg.small_blind_seat,
-                big_blind_seat=msg.big_blind_seat, small_blind=msg.small_blind, big_blind=msg.big_blind,
-                stacks=tuple((s.seat, s.stack) for s in msg.stacks), carried_in=msg.carried_in)]
+                big_blind_seat=bb, small_blind=msg.small_blind, big_blind=msg.big_blind,
+                stacks=tuple((s.seat, s.stack + (ante if s.seat == bb else 0)) for s in msg.stacks),
+                carried_in=msg.carried_in, ante=ante)]
+            if ante:
+                left = next((s.stack for s in msg.stacks if s.seat == bb), 0)
+                self.events.append(AntePosted(seat=bb, amount=ante, all_in=left == 0))
             self.hand_no, self.table, self.started_at = msg.hand_no, msg.table, now
             self.my_seat = None
             self._bets, self._returned = {}, False

@@ -27,6 +27,7 @@ from poker.actions import ActionKind
 from poker.cards import card_str
 from poker.events import (
     ActionTaken,
+    AntePosted,
     BlindPosted,
     BoardDealt,
     Event,
@@ -96,8 +97,10 @@ def expected_rows(x: Expected, tournament_no: int, file_owner: str | None = None
     after_hand = [e.seat for e in ev[ended_at:] if isinstance(e, HandShown)]
     last_street = max((e.street for e in ev if isinstance(e, BoardDealt)),
                       key=list(Street).index, default=Street.PREFLOP)
-    posted = {e.seat: float(e.amount) for e in ev if isinstance(e, BlindPosted) and e.blind != "ante"}
-    antes = {e.seat: float(e.amount) for e in ev if isinstance(e, BlindPosted) and e.blind == "ante"}
+    posted = {e.seat: float(e.amount) for e in ev if isinstance(e, BlindPosted) and e.amount > 0}
+    antes = {e.seat: float(e.amount) for e in ev if isinstance(e, AntePosted) and e.amount > 0}
+    # pokerdf's "ante all-in": any all-in post line by the player, read only in a hand with an ante line.
+    all_in_posts = {e.seat for e in ev if isinstance(e, (AntePosted, BlindPosted)) and e.all_in and e.amount > 0}
 
     rows: dict[str, dict[str, Any]] = {}
     for s, stack in start.stacks:
@@ -152,6 +155,8 @@ def expected_rows(x: Expected, tournament_no: int, file_owner: str | None = None
             "Stack": float(stack),
             "PostedBlind": posted.get(s),
             "PostedAnte": antes.get(s),
+            "Ante": next(iter(antes.values()), None),
+            "AnteAllIn": bool(antes) and s in all_in_posts,
             "Position": position,
             **{_STAGE[st]: [("", "")] if not a else a for st, a in actions.items()},
             **{_ALL_IN[st]: v for st, v in all_in.items()},

@@ -5,13 +5,15 @@ chips), and many simulated hands read back by an independent parser (pokerdf).""
 from __future__ import annotations
 
 import datetime as dt
+import random
+import re
 from collections import Counter
 
 import attrs
 import pytest
 
 from poker.actions import Action
-from poker.cards import parse_cards
+from poker.cards import parse_cards, shuffled_deck
 from poker.events import BlindPosted, HandStarted, visible_to
 from poker.hand import Hand
 from poker.history import HandInfo, HistoryError
@@ -23,6 +25,7 @@ from poker.pokerstars import (
     roman,
     to_pokerstars,
 )
+from poker.policy import random_action
 from poker.table import Table
 from server.simulate import SimulationConfig, simulate_table
 from tests.engine.pokerstars_referee import Expected, check_file
@@ -211,16 +214,35 @@ def test_heads_up_the_button_is_the_small_blind_and_a_checked_down_hand_reaches_
     assert "Level XII (50/100)" in lines[0]
 
 
-def test_a_big_blind_ante_is_posted_first_in_one_place() -> None:
-    """The ante (issue 27 part 1) will be a BlindPosted with blind "ante": it is written
-    before the blinds whatever order the events give it."""
-    hand = four_way_all_in()
-    ante = BlindPosted(seat=2, blind="ante", amount=200, all_in=False)
-    events = list(hand.events)
-    at = max(i for i, e in enumerate(events) if isinstance(e, BlindPosted)) + 1
-    events.insert(at, ante)
-    lines = to_pokerstars(events, HandInfo(table_id=1, level=1), tournament_no=1, viewer=1).splitlines()
-    assert lines[6:9] == ["seat 2: posts the ante 200", "seat 1: posts small blind 100", "seat 2: posts big blind 200"]
+def test_the_big_blind_ante_is_posted_first_and_is_in_the_pot() -> None:
+    deck = stacked_deck([1, 2, 3], 3, {1: "AhAd", 2: "KhKd", 3: "7c2d"}, "2c7d9hJs3s")
+    hand = Hand(hand_no=5, seats=[(1, 5000), (2, 5000), (3, 5000)], button=3, small_blind=100,
+                big_blind=200, deck=deck, ante=200)
+    for seat, action in ((3, Action.fold()), (1, Action.raise_to(600)), (2, Action.fold())):
+        hand.act(seat, action)
+    lines = to_pokerstars(hand.events, HandInfo(table_id=1, level=1, players=NAMES), tournament_no=1,
+                          viewer=2).splitlines()
+    assert lines[5:9] == ["bob: posts the ante 200", "alice: posts small blind 100", "bob: posts big blind 200",
+                          "*** HOLE CARDS ***"]
+    assert "Uncalled bet (400) returned to alice" in lines and "alice collected 600 from pot" in lines
+    assert "Total pot 600 | Rake 0" in lines  # 200 + 200 of the blinds and the 200 ante
+
+
+def test_a_big_blind_all_in_on_the_ante_posts_no_blind() -> None:
+    deck = stacked_deck([1, 2, 3], 3, {1: "AhAd", 2: "KhKd", 3: "7c2d"}, "2c7d9hJs3s")
+    hand = Hand(hand_no=6, seats=[(1, 5000), (2, 150), (3, 5000)], button=3, small_blind=100,
+                big_blind=200, deck=deck, ante=200)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert legal is not None
+        hand.act(legal.seat, Action.check() if legal.check else Action.call())
+    lines = to_pokerstars(hand.events, HandInfo(table_id=1, level=1, players=NAMES), tournament_no=1,
+                          viewer=2).splitlines()
+    assert "bob: posts the ante 150 and is all-in" in lines
+    assert not any(line.startswith("bob: posts big blind") for line in lines)
+    text = "\n".join(lines)
+    assert check_file(text, [Expected(events=hand.events, info=HandInfo(table_id=1, level=1, players=NAMES),
+                                      viewer=2)], 1) == 3
 
 
 def test_hand_names_in_pokerstars_words() -> None:
@@ -302,3 +324,34 @@ def test_an_independent_parser_reads_every_simulated_hand_as_recorded(seed: int)
     for texts, expected in copies.values():
         assert check_file("\n\n".join(texts), expected, 2612012100) == 400 * 6
     assert all(seen[k] > 0 for k in ("side pot", "uncalled", "split", "short blind", "showdown", "carried")), seen
+
+
+def test_an_independent_parser_reads_simulated_hands_with_a_big_blind_ante() -> None:
+    """250 hands at a 5-max table with a big-blind ante as large as the big blind (short
+    stacks post it all in), through pokerdf as recorded: the ante line and the pots."""
+    rng = random.Random(27)
+    table = Table(table_id=3, seat_count=5)
+    names = {s: f"p{s}" for s in range(1, 6)}
+    for s in names:
+        table.sit(s, names[s], 1200)
+    texts: list[str] = []
+    expected: list[Expected] = []
+    seen = Counter[str]()
+    for no in range(1, 251):
+        blind = 50 * (1 + no // 50)
+        hand = table.start_hand(hand_no=no, deck=shuffled_deck(rng), small_blind=blind // 2, big_blind=blind,
+                                ante=blind)
+        legal = hand.legal_actions()
+        while legal is not None:
+            hand.act(legal.seat, random_action(legal, rng))
+            legal = hand.legal_actions()
+        info = HandInfo(table_id=3, level=1 + no // 50, players=names, seat_count=5)
+        texts.append(to_pokerstars(hand.events, info, tournament_no=7, viewer=1))
+        expected.append(Expected(events=list(hand.events), info=info, viewer=1))
+        seen["ante"] += "posts the ante" in texts[-1]
+        seen["ante all-in"] += bool(re.search(r"posts the ante \d+ and is all-in", texts[-1]))
+        seen["side pot"] += "Side pot" in texts[-1]
+        for seat, _player, _stack in table.finish_hand():
+            table.sit(seat, names[seat], 1200)
+    assert check_file("\n\n".join(texts), expected, 7) == 250 * 5
+    assert seen["ante"] == 250 and seen["ante all-in"] > 0 and seen["side pot"] > 0, seen

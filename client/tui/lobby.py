@@ -137,8 +137,7 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
     col_w = LOBBY_COL
     ncols = max(1, min(3, width // col_w))
     left = max(0, (width - ncols * col_w) // 2)
-    for k in range(ncols):
-        c.text(row, left + k * col_w, LOBBY_HEADER, "class:dim", col_w - 1)
+    head_row = row
     row += 1
     avail = max(1, height - row - 1 - (chat_h + 1 if chat_h else 0))
     per_page = avail * ncols
@@ -147,6 +146,8 @@ def render_lobby(model: ClientModel, ui: UiState, width: int, height: int, now: 
     ui.lobby_scroll = max(0, min(ui.lobby_scroll, last))
     first = ui.lobby_scroll * ncols
     shown = players[first : first + per_page]
+    for k in range(max(1, -(-len(shown) // avail))):  # a head over each column in use
+        c.text(head_row, left + k * col_w, LOBBY_HEADER, "class:dim", col_w - 1)
     for i, p in enumerate(shown):
         r, k = row + i % avail, i // avail
         style = "class:standing.me" if p.player_id == model.me.player_id else "class:lobby.player"

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -105,6 +107,7 @@ class PlainClient:
         self.session: ClientSession | None = None
         self.refusal: str | None = None
         self.quitting = False
+        self.output_closed = False
         self._stop = trio.Event()
         self._connection = ConnectionState.CONNECTING
         self._asked: int | None = None
@@ -113,8 +116,16 @@ class PlainClient:
     # -- output -------------------------------------------------------------------------------
 
     def say(self, line: str) -> None:
-        if line:
+        if not line or self.output_closed:
+            return
+        try:
             self.write(line)
+        except BrokenPipeError:
+            # Whoever read our lines went away (``hickory --plain | head``): nobody hears
+            # the game any more, so leave the table (the seat is kept).
+            self.output_closed = True
+            self.quitting = True
+            self._stop.set()
 
     def apply(self, reply: Reply) -> None:
         """Print what a reply says and send what it sends; an act marks the turn answered."""
@@ -139,13 +150,17 @@ class PlainClient:
 
     # -- the run ------------------------------------------------------------------------------
 
-    async def run(self, lines: AsyncIterator[str]) -> int:
+    async def run(self, lines: AsyncIterator[str], *, interrupt: bool = False) -> int:
         """Play until the player quits, the tournament ends or the session is over; the
-        exit status (0, or 1 when the server refused us)."""
+        exit status (0, or 1 when the server refused us). With ``interrupt`` Ctrl-C
+        (SIGINT) leaves the table as ``quit`` does, without asking (the full client's
+        Ctrl-C), and says how to come back."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._sessions_then_stop)
             nursery.start_soon(self._read, lines)
             nursery.start_soon(self._clock)
+            if interrupt:
+                nursery.start_soon(self._interrupts)
             await self._stop.wait()
             session = self.session
             if session is not None and not session.ended:
@@ -275,6 +290,13 @@ class PlainClient:
         else:
             self.say("Input closed: still watching. Ctrl-C leaves.")
 
+    async def _interrupts(self) -> None:
+        with trio.open_signal_receiver(signal.SIGINT) as signals:
+            async for _ in signals:
+                self.quitting = True
+                self._stop.set()
+                return
+
     # -- the clock --------------------------------------------------------------------------------
 
     async def _clock(self) -> None:
@@ -361,7 +383,13 @@ async def _terminal_chunks(fd: int) -> AsyncIterator[bytes]:
 
 
 def _print_line(line: str) -> None:
-    print(line, flush=True)
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        # Nothing more can be written; point stdout at /dev/null so the interpreter's own
+        # flush at exit does not complain about the closed pipe.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        raise
 
 
 def main_plain(
@@ -380,11 +408,12 @@ def main_plain(
     client = PlainClient(args, host, port, tokens, _print_line, config=config, refusal=refusal,
                          come_back=come_back, session_options=session_options)
     try:
-        return trio.run(client.run, stdin_lines())
+        return trio.run(partial(client.run, stdin_lines(), interrupt=True))
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader of our output went away (``hickory --plain | head``): nothing to say.
-        with open(os.devnull, "w") as devnull:
-            sys.stdout = devnull
-        return 0
+    except BaseExceptionGroup as group:
+        # A Ctrl-C that arrived before the signal receiver was in place, inside a task.
+        if group.subgroup(KeyboardInterrupt) is not None and group.subgroup(
+                lambda e: not isinstance(e, KeyboardInterrupt | BaseExceptionGroup)) is None:
+            return 130
+        raise

@@ -197,6 +197,17 @@ def test_plain_mode_through_a_pipe_plays_whole_hands_and_comes_back(server: int,
         again.kill()
     assert not any("is taken" in x or "Refused" in x for x in again.seen), again.seen
 
+    # Ctrl-C (SIGINT) leaves at once, without a traceback, and says how to come back.
+    third = Piped(client_argv(server), config)
+    try:
+        third.wait_for(r"^Table 1: .*you [\d,]+")
+        third.proc.send_signal(signal.SIGINT)
+        third.wait_for(r"^Your seat is kept\. Come back with: ")
+        status, errors = third.finish()
+        assert status == 0 and errors.strip() == "", errors
+    finally:
+        third.kill()
+
 
 def test_plain_mode_refusal_is_said_and_the_exit_status_is_one(server: int, tmp_path: Path) -> None:
     """A join the server refuses: said in words on stdout, exit status 1."""

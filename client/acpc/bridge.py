@@ -156,6 +156,11 @@ class BotLink:
                 return None
 
 
+@attrs.frozen
+class SatOut:
+    """The server sat the bridge's seat out (carried with the core's items, in order)."""
+
+
 @attrs.define(eq=False)
 class HandBot:
     """One hand's program (``bot_cmd``): that hand's lines, kept so a program that
@@ -231,7 +236,8 @@ class Bridge:
         self.sitting_out = False
         self.place: int | None = None
         self.refused: str | None = None
-        self._out_send, self._out_receive = trio.open_memory_channel[Out](10_000)
+        self._out_send, self._out_receive = trio.open_memory_channel[Out | SatOut](10_000)
+        self._last_hand: HandBot | None = None  # the last hand whose program has been given its end
         self._hands: dict[int, HandBot] = {}
         self._current: HandBot | None = None
         self._hand_tasks = 0
@@ -244,18 +250,19 @@ class Bridge:
 
     def _on_message(self, msg: m.ServerMessage, now: float) -> None:
         me = self.session.model.me.player_id
+        outs: list[Out | SatOut] = []
         if isinstance(msg, m.PlayerStatus) and msg.player_id == me:
             if msg.status == "sitting_out":
                 self.sitting_out = True
+                outs.append(SatOut())  # in order with the hands' ends (see _carry_out)
             elif msg.status == "back":
                 self.sitting_out = False
         try:
-            outs = self.core.apply(msg)
+            outs += self.core.apply(msg)
         except Exception:  # a bug must not take the seat down: the bridge plays on without a view
             log.exception("the ACPC translation failed on %s: no ACPC view of this hand", msg.TYPE)
             self.core.view = None
             self.core.awaiting = None
-            outs = []
         for out in outs:
             try:
                 self._out_send.send_nowait(out)
@@ -269,9 +276,15 @@ class Bridge:
                 await self._carry_out(out)
         self._dispatched.set()
 
-    async def _carry_out(self, out: Out) -> None:
-        """One ``Out`` item from the core."""
-        if isinstance(out, Line):
+    async def _carry_out(self, out: Out | SatOut) -> None:
+        """One ``Out`` item from the core (or the seat's sitting out, in the same order)."""
+        if isinstance(out, SatOut):
+            last = self._last_hand
+            if self.bot_cmd is not None and self._current is None and last is not None and last.connected:
+                # The clock's action ended the hand, and the server said "sitting out" only
+                # after the hand's end: the next hand's program is a fresh one all the same.
+                self._back(f"hand #{last.hand_no} is over: a fresh program plays the next")
+        elif isinstance(out, Line):
             self.hand_lines.append(out.text)
             self.lines += 1
             link = self.link if self.bot_cmd is None else self._current.link if self._current else None
@@ -291,6 +304,7 @@ class Bridge:
             hand = self._hands.pop(out.hand_no, None)
             if hand is not None:
                 hand.done.set()
+                self._last_hand = hand
                 if hand.connected and self.sitting_out:
                     # Its program was playing and lost the seat to the clock (it hung or
                     # died): the next hand has a fresh program, which deserves its turns.

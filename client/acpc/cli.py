@@ -83,9 +83,9 @@ def _read_bot_game(path: Path) -> GameDef:
         raise SystemExit(f"hickory-acpc: {path}: {exc}") from None
 
 
-async def _lobby(host: str, port: int, timeout: float = 15.0) -> m.Lobby:
+async def _lobby(host: str, port: int, password: str | None = None, timeout: float = 15.0) -> m.Lobby:
     """The tournament's lobby, seen as a spectator (nothing is joined)."""
-    session = ClientSession(host, port, spectate=True, reconnect=False)
+    session = ClientSession(host, port, spectate=True, password=password, reconnect=False)
     async with trio.open_nursery() as nursery:
         await nursery.start(session.run)
         try:
@@ -110,7 +110,7 @@ async def _lobby(host: str, port: int, timeout: float = 15.0) -> m.Lobby:
 async def _check(args: argparse.Namespace) -> int:
     game = _read_bot_game(args.check)
     host, port = args.address
-    fit = tournament_fit(game, await _lobby(host, port))
+    fit = tournament_fit(game, await _lobby(host, port, args.password))
     print(f"hickory-acpc: {args.check} against the tournament at {host}:{port}")
     for line in fit.lines:
         print(line)
@@ -122,14 +122,26 @@ async def _run(args: argparse.Namespace) -> int:
     if args.check is not None:
         return await _check(args)
     bot_game = None
+    lobby: m.Lobby | None = None
     if args.bot_cmd is None and args.bot_game is not None:
         bot_game = _read_bot_game(args.bot_game)
-        fit = tournament_fit(bot_game, await _lobby(host, port))
+        lobby = await _lobby(host, port, args.password)
+        fit = tournament_fit(bot_game, lobby)
         if not fit.possible:
             print(f"hickory-acpc: not started: no hand of this tournament can be shown to a bot that runs "
                   f"with {args.bot_game}: {fit.never}. Use --bot-cmd (each hand gets its own game file); "
                   f"--check {args.bot_game} says more.", file=sys.stderr)
             return 2
+    else:
+        try:  # only for the warning below: a server not up yet is the bridge's to wait for
+            lobby = await _lobby(host, port, args.password, timeout=5)
+        except SystemExit:
+            lobby = None
+    if lobby is not None and lobby.rules is not None and lobby.rules.ruleset == "hickory":
+        print("hickory-acpc: note: this tournament's ruleset is hickory, where a raise may add just the big "
+              "blind; ACPC wants it to add at least the round's last raise, so such a raise is shown to the "
+              "bot as ACPC's minimum raise (up to all in). --ruleset standard on the server avoids it "
+              "(docs/acpc.md).", file=sys.stderr)
     bridge = Bridge(
         host, port, args.name, password=args.password, token_file=args.token_file,
         acpc_host=args.acpc_host, acpc_port=args.acpc_port, bot_cmd=args.bot_cmd,

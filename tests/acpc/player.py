@@ -122,13 +122,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="misbehave only in the first run to find FILE missing (it makes it); later runs play")
     ap.add_argument("--delay", type=float, default=0.0,
                     help="wait this long before connecting (a bot loading its strategy); with --once, only the first run")
+    ap.add_argument("--facing-bet", action="store_true",
+                    help="misbehave (hang or quit) only at a decision that faces a bet, where the clock folds; "
+                    "with --once, the first run to reach one")
     args = ap.parse_args(argv)
-    if args.once is not None:
+    if args.once is not None and not args.facing_bet:
         try:
             open(args.once, "x").close()
         except FileExistsError:
             args.behaviour = "play"
             args.delay = 0.0
+    elif args.once is not None and os.path.exists(args.once):
+        args.behaviour = "play"
     time.sleep(args.delay)
     with open(args.game) as f:
         game = parse_game(f.read())
@@ -149,11 +154,23 @@ def main(argv: list[str] | None = None) -> int:
                 raw, buffer = buffer.split(b"\n", 1)
                 line = raw.decode().rstrip("\r")
                 out = player.receive(line)
-                if args.behaviour == "quit" and out:
+                if out and args.facing_bet and args.behaviour in ("hang", "quit"):
+                    state = parse_matchstate(line)
+                    r = replay(game, state)
+                    misbehave = r.spent[state.position] < r.high
+                    if misbehave and args.once is not None:
+                        try:
+                            open(args.once, "x").close()
+                        except FileExistsError:
+                            misbehave = False  # another run did already
+                    now = args.behaviour if misbehave else "play"
+                else:
+                    now = args.behaviour
+                if now == "quit" and out:
                     return 0  # walks away at its first decision
-                if args.behaviour == "hang" and out:
+                if now == "hang" and out:
                     out = []  # never answers
-                if args.behaviour == "stuck" and out:
+                if now == "stuck" and out:
                     time.sleep(3600)  # never answers, never notices the end of the hand
                 for o in out:
                     sock.sendall(o.encode() + b"\r\n")

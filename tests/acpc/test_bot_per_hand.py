@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
-from client.acpc.bridge import Bridge
+from client.acpc.bridge import Bridge, HandBot
+from client.acpc.matchstate import EndHand
 from client.bot import Bot
 from poker import events as ev
+from protocol import messages as m
 from tests.acpc.harness import RecordingServer
 from tests.acpc.reconstruct import check_line, truth_of
 from tests.acpc.spec import parse_matchstate
@@ -115,15 +118,18 @@ def seat_actions_by_hand(server: RecordingServer, bridge: Bridge) -> dict[int, l
             for h in hands_dealt(server, bridge)}
 
 
-@pytest.mark.parametrize("behaviour", ["hang", "quit"])
+@pytest.mark.parametrize(("behaviour", "facing_bet"), [("hang", False), ("quit", False), ("hang", True), ("quit", True)])
 async def test_a_program_that_fails_its_first_hand_plays_again_from_the_next(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, behaviour: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, behaviour: str, facing_bet: bool) -> None:
     """The first program hangs at its first decision (or walks away from it, as a crash
     or a kill does): the clock acts for the seat and sits it out. Every later hand has a
     fresh program, and each of them is asked for its decisions (the bridge says "I'm back"
-    as the failed hand ends; between hands the server takes that at once)."""
+    as the failed hand ends; between hands the server takes that at once). ``facing_bet``:
+    it fails at a decision facing a bet, so the clock's fold ends the heads-up hand and the
+    server says the seat sits out only after the hand's end."""
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    server, bridge, _ = await play(tmp_path, behaviour, once=True, action_clock=5, hand_pause=0.5)
+    server, bridge, _ = await play(tmp_path, behaviour, once=True, action_clock=5, hand_pause=0.5,
+                                   extra="--facing-bet" if facing_bet else "")
     by_hand = seat_actions_by_hand(server, bridge)
     failed = [h for h, acts in by_hand.items() if any(e.automatic for e in acts)]
     assert failed, "the misbehaving program's decision was the clock's"
@@ -162,3 +168,26 @@ async def test_a_program_slower_than_the_allowance_loses_only_that_hand(
     assert by_hand[first] and all(e.automatic for e in by_hand[first])
     later = [e for h, acts in by_hand.items() if h > first for e in acts]
     assert later and any(not e.automatic for e in later), by_hand
+
+
+async def test_sitting_out_said_after_the_hands_end_still_brings_the_seat_back() -> None:
+    """When the clock's fold ends the hand, the server ends the hand first and says the seat
+    sits out after: the bridge may have closed the hand's program already. It still says
+    "I'm back" for the next program (the order seen with the real example_player; in a
+    test process both messages usually arrive in one read, hence this test of the order)."""
+    bridge = Bridge("127.0.0.1", 1, "acpc-bot", bot_cmd="unused {game} {host} {port}")
+    backs: list[str] = []
+    bridge._back = backs.append  # type: ignore[method-assign]
+    bridge.session.model.me.player_id = 7
+    hand = HandBot(3)
+    hand.connected = True  # its program had connected, then hung: the clock folded for it
+    bridge._hands[3] = bridge._current = hand
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bridge._dispatch)
+        bridge._out_send.send_nowait(EndHand(3))
+        await trio.testing.wait_all_tasks_blocked()
+        assert backs == [], "not sitting out yet"
+        bridge._on_message(m.PlayerStatus(player_id=7, name="acpc-bot", table=1, seat=2, status="sitting_out"), 0.0)
+        await trio.testing.wait_all_tasks_blocked()
+        bridge._out_send.close()
+    assert len(backs) == 1 and "a fresh program" in backs[0], backs

@@ -5,10 +5,12 @@ commands (``client/plain_commands.py``), on models built by feeding protocol mes
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from client.model import ClientModel
-from client.plain import HeardModel
+from client.plain import HeardModel, stdin_lines
 from client.plain_commands import Reply, Typist
 from client.plain_words import (
     card_words,
@@ -345,3 +347,29 @@ def test_the_heard_model_keeps_the_lines_it_wrote() -> None:
     model = HeardModel()
     model.apply(m.Announcement(by="director", text="Last orders", reason=None), NOW)
     assert model.said == ["director: Last orders"]
+
+
+def test_standings_are_said_when_they_were_asked_for() -> None:
+    model, t = scenes.preflop(turn=False), Typist()
+    places = tuple(m.Place(place=i + 1, player_id=i + 1, name=scenes.NAMES[i], chips=10_000 - i,
+                           eliminated_in_hand=None) for i in range(3))
+    unasked = m.Standings(places=places, final=False)
+    model.apply(unasked, NOW)
+    assert t.heard(unasked, model, NOW).lines == []
+    typed(t, model, "standings")
+    asked = m.Standings(places=places, final=False)
+    model.apply(asked, NOW)
+    assert t.heard(asked, model, NOW).lines == ["Standings: 1 you 10,000; 2 bob 9,999; 3 carol 9,998."]
+
+
+async def test_stdin_lines_from_a_pipe() -> None:
+    """Lines as typed or piped: CR LF or LF, a last line without its end, bytes that are
+    not UTF-8 replaced rather than fatal; end of input ends them."""
+    read, write = os.pipe()
+    os.write(write, b"call\r\nraise 800\nr\xff 9\nfold")
+    os.close(write)
+    try:
+        got = [line async for line in stdin_lines(read)]
+    finally:
+        os.close(read)
+    assert got == ["call", "raise 800", "r\ufffd 9", "fold"]

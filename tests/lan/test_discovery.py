@@ -170,3 +170,21 @@ def test_choosing_among_servers() -> None:
         choose([])
     with pytest.raises(DiscoveryError, match="0 of the servers"):
         choose([one, two], pick="sunday")
+
+
+def test_the_bots_and_the_acpc_bridge_take_auto(monkeypatch: pytest.MonkeyPatch) -> None:
+    import client.discovery
+    from client import botcli
+    from client.acpc import cli as acpc_cli
+
+    monkeypatch.setattr(client.discovery, "auto_address", lambda: ("10.0.0.5", 7790))
+    assert botcli._play_parser().parse_args(["auto", "--name", "b"]).address == ("10.0.0.5", 7790)
+    assert acpc_cli._parser().parse_args(["auto", "--name", "b"]).address == ("10.0.0.5", 7790)
+    assert botcli._play_parser().parse_args(["10.0.0.9", "--name", "b"]).address == ("10.0.0.9", 7777)
+
+    def nothing() -> tuple[str, int]:
+        raise DiscoveryError("no Hickory server announced itself on this network")
+
+    monkeypatch.setattr(client.discovery, "auto_address", nothing)
+    with pytest.raises(SystemExit):
+        botcli._play_parser().parse_args(["auto", "--name", "b"])

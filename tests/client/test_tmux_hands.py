@@ -32,7 +32,7 @@ def server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
         "--port-file", str(port_file), "--db", str(db), "--bots", "3",
         "--bot-strategy", "calling-station", "--start-at", "4", "--no-deadline",
-        "--action-clock", "60", "--name", "Replay Night",
+        "--action-clock", "60", "--name", "Replay Night", "--director-secret", SECRET,
     ]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log,
@@ -52,6 +52,9 @@ def server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+SECRET = "replay-secret-1"
 
 
 def _hands_in(path: Path) -> int:
@@ -134,6 +137,32 @@ def test_play_then_read_my_hand_file_see_the_statistics_and_replay_a_hand(
             watcher.keys("Right")
         screen = watcher.wait_for(lambda s: re.search(r"step (\d+) of \1", s) is not None)
         assert "wins" in screen
+
+        # And the director, watching the table.
+        director = [sys.executable, "-m", "client.cli", f"127.0.0.1:{port}", "--director", SECRET]
+        env = f"XDG_CONFIG_HOME={shlex.quote(str(tmp_path / 'director'))} LANG=C.UTF-8"
+        watcher.respawn(f"cd {shlex.quote(str(ROOT))} && exec env {env} "
+                        f"{' '.join(shlex.quote(a) for a in director)} 2>>{shlex.quote(str(tmp_path / 'd.err'))}")
+        watcher.wait_for("DIRECTOR", timeout=30)
+        watcher.keys("]")  # watch the table
+        watcher.wait_for("Table 1 ·", timeout=30)
+        watcher.keys("h")
+        watcher.wait_for("Enter replays", timeout=30)
+        watcher.keys("Enter")
+        screen = watcher.wait_for("Replay · hand #")
+        watcher.keys("Right")
+        screen = watcher.wait_for("step 2 of")
+        assert "Before the flop" in screen
+        # Its statistics fill in as hands end at the table it watches (the player plays on).
+        watcher.keys("i")
+        deadline = time.monotonic() + 120
+        while "Statistics · table 1" not in watcher.screen():
+            assert time.monotonic() < deadline, watcher.screen()
+            if "Your turn" in player.screen():
+                player.keys("c")
+                time.sleep(0.3)
+            time.sleep(POLL)
+        assert "VPIP" in watcher.screen()
         player.keys("q")
     finally:
         player.close()

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from client.tui.director import COMMAND_HELP
 from tests.client.test_tmux import POLL, ROOT, TMUX, pytestmark  # noqa: F401  (skips without tmux)
 from tests.client.test_tour import Window
 
@@ -192,6 +193,12 @@ def test_every_prompt_overlay_and_console_view_fits(fit_server: int, tmp_path: P
         director.keys("Enter")
         screen = wait_whole(director, "no player named 'carol' (use the name shown in the lobby, or the id)")
         assert last_line(screen) == "director> chips carol lots miscount", screen
+        # Tab on an empty line lists every command: all of them, on lines kept for them.
+        director.keys("C-u")
+        director.keys("Tab")
+        screen = wait_whole(director, " ".join([*COMMAND_HELP, "help"]))
+        assert last_line(screen) == "director>", screen
+        director.save("command-list", screen)
         director.keys("Escape")
         director.wait_for(": command")
 

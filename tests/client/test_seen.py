@@ -92,3 +92,18 @@ def test_the_replay_of_an_ante_hand_ends_on_the_recorded_stacks() -> None:
         for f in frames[:-1]:
             assert sum(s.stack + s.bet for s in f.seats) + f.pot == total, (hand.hand_no, f.title)
         assert {s.seat: s.stack for s in frames[-1].seats} == {s.seat: s.stack for s in record.stacks}
+
+
+def test_the_hand_log_goes_on_with_its_tournament_number_on_a_resume_and_starts_one_on_a_join(tmp_path) -> None:
+    import datetime as dt
+
+    from client.handlog import HandLog, default_hands_path
+
+    path = default_hands_path(tmp_path, "10.0.0.5", 7777, "Ann Lee")
+    assert path == tmp_path / "hands" / "10.0.0.5_7777_Ann_Lee.txt"
+    clock = lambda: dt.datetime(2026, 12, 4, 21, 5, tzinfo=dt.UTC)  # noqa: E731
+    log = HandLog.open(path, fresh=True, clock=clock)
+    assert log.tournament_no == 2612042105 and (path.stat().st_mode & 0o777) == 0o600
+    path.write_text("PokerStars Hand #2612011900000001: Tournament #2612011900, Freeroll ...\n", encoding="utf-8")
+    assert HandLog.open(path, fresh=False, clock=clock).tournament_no == 2612011900
+    assert HandLog.open(path, fresh=True, clock=clock).tournament_no == 2612042105

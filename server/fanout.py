@@ -24,6 +24,7 @@ from server import herald, outbound
 from server.clients import Client
 from server.fairness import reveal_messages
 from server.house import House, TableCommand, Turn
+from server.reentry import send_offers
 from server.snapshots import final_result, snapshot_for, standings_message
 from server.tournament import events as tev
 
@@ -195,7 +196,8 @@ def tournament_events(h: House, events: Iterable[object], *,
     for w in h.watchers:
         w.tournament_events(batch)
     resnap: set[str] = set()  # players to send a snapshot of where they end up
-    reseated: set[int] = set()  # tables where a player changed seats: everyone there gets it anew
+    reseated: set[int] = set()  # tables where a seat changed outside a hand: everyone there gets it anew
+    arrived: set[int] = set()  # tables a player moved to: version 1 and 2 connections get it anew
     out: list[str] = []  # players out in this batch: told their place once all are placed
     broken: dict[int, Counter[int]] = {}  # a table broken -> the tables its players went to
     # At the start everyone is seated at once and gets their own snapshot, paced
@@ -205,7 +207,7 @@ def tournament_events(h: House, events: Iterable[object], *,
         if isinstance(e, tev.PlayerMoved):
             ps = h.players[e.player_id]
             msg = m.PlayerMoved(player_id=int(e.player_id), name=ps.name, from_table=e.from_table,
-                                from_seat=e.from_seat, table=e.to_table, seat=e.to_seat)
+                                from_seat=e.from_seat, table=e.to_table, seat=e.to_seat, stack=e.stack)
             targets = set(table_clients(h, e.from_table)) | set(table_clients(h, e.to_table))
             if ps.client is not None:
                 targets.add(ps.client)
@@ -214,6 +216,8 @@ def tournament_events(h: House, events: Iterable[object], *,
             h.seen_at(e.player_id, e.to_table)
             if e.from_table == e.to_table:
                 reseated.add(e.to_table)
+            else:  # versions 1 and 2 are not told the stack the player brings
+                arrived.add(e.to_table)
             if e.from_table in broken:
                 broken[e.from_table][e.to_table] += 1
         elif isinstance(e, tev.PlayerSeated):
@@ -221,6 +225,15 @@ def tournament_events(h: House, events: Iterable[object], *,
             h.seen_at(e.player_id, e.table_id)
             if not starting:  # a late entrant, or an arrival sitting down: the table sees them
                 reseated.add(e.table_id)
+        elif isinstance(e, tev.PlayerRegistered):
+            loc = h.locate(e.player_id)
+            if loc is not None:  # a late entrant, seated (or on the way: the table is in a hand)
+                reseated.add(loc.table_id)
+        elif isinstance(e, tev.ChipsCorrected):
+            for player_id in (e.player_id, e.counterpart):
+                loc = h.locate(player_id) if player_id is not None else None
+                if loc is not None:  # a stack changed outside a hand: the table sees it
+                    reseated.add(loc.table_id)
         elif isinstance(e, tev.PlayerEliminated):
             ps = h.players[e.player_id]
             status = "removed" if e.removed else "eliminated"
@@ -272,6 +285,11 @@ def tournament_events(h: House, events: Iterable[object], *,
         if table_id in t.tables:
             for c in table_clients(h, table_id):
                 c.send(snapshot_for(h, c, table_id))
+    for table_id in arrived - reseated:
+        if table_id in t.tables:
+            for c in table_clients(h, table_id):
+                if c.version < 3 and c.player_id not in resnap:
+                    c.send(snapshot_for(h, c, table_id))
     pending = [p for p in resnap if (loc := h.locate(p)) is None or loc.table_id not in reseated]
     if defer_snapshots is not None:
         defer_snapshots.extend(pending)
@@ -293,6 +311,7 @@ def tournament_events(h: House, events: Iterable[object], *,
             c = h.players[player_id].client
             if c is not None:
                 c.send(standings)
+        send_offers(h, out)  # re-entry, where the director allows it (issue 27)
 
 
 def break_text(e: tev.BreakStarted | tev.BreakEnded) -> str | None:

@@ -144,6 +144,18 @@ class SitOut:
 
 
 @attrs.frozen(kw_only=True)
+class Reenter:
+    """Enter again, once out, for a new starting stack (since version 3), while the
+    director allows re-entry (``reentry_offer`` says so). The server seats you as a late
+    entry: a table_snapshot follows; or an error says why not ("re-entry closed at the
+    end of level 4")."""
+
+    TYPE: ClassVar[str] = "reenter"
+    SINCE: ClassVar[int] = 3
+    id: int | None = None
+
+
+@attrs.frozen(kw_only=True)
 class ImBack:
     """Come back from sitting out; you play from the next hand (the hand in play goes on
     being played for you). player_status back says so when that hand ends."""
@@ -337,6 +349,7 @@ ClientMessage = (
     | Act
     | SitOut
     | ImBack
+    | Reenter
     | Chat
     | CallDirector
     | DirectorCommand

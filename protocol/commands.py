@@ -119,6 +119,10 @@ class SetOptionsCommand:
         hands_per_level: switch to levels by hands, of this many hands per table
         big_blind_ante: turn the big-blind ante on (each level's ante is the one in the
             schedule, else its big blind) or off (since v3)
+        max_entries: the entries a player may make, the first included: 2 or more allows
+            re-entry during late registration, 1 ends it (since v3)
+        reentry_until_level: re-entry is open through this level; 0 while late
+            registration is open (since v3)
     """
 
     TYPE: ClassVar[str] = "set_options"
@@ -131,6 +135,8 @@ class SetOptionsCommand:
     level_minutes: int | None = None
     hands_per_level: int | None = None
     big_blind_ante: bool | None = attrs.field(default=None, metadata={"since": 3})
+    max_entries: int | None = attrs.field(default=None, metadata={"since": 3})
+    reentry_until_level: int | None = attrs.field(default=None, metadata={"since": 3})
     reason: Reason
 
     def __attrs_post_init__(self) -> None:

@@ -238,6 +238,7 @@ CLIENT_EXAMPLES: list[m.ClientMessage] = [
     m.Goodbye(id=None, reason="off to bed"),
     m.ClientSeed(id=None, draw="deck", table=1, number=12, commit=COMMIT,
                  seed="2bd806c97f0e00af1a1fc3328fa763a9"),
+    m.Reenter(id=27),
 ]
 """Every client message type (director_command once per command)."""
 
@@ -391,6 +392,7 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
                               server_seed=SERVER_SEED),),
         chain=CHAIN, final=True, seq=33,
     ),
+    m.ReentryOffer(stack=10000, entry=2, max_entries=2, until_level=4, seq=34),
 ]
 """Every server message type."""
 

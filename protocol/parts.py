@@ -190,6 +190,9 @@ class Place:
             finished in
         chips: chips now (0 if eliminated)
         eliminated_in_hand: hand number of the elimination, null if still playing
+        entry: which of the player's entries this line is: a player who re-entered has a
+            line per entry, and only the last can still be playing (since v3)
+        entries: how many entries the player has made (since v3)
     """
 
     place: int
@@ -197,6 +200,8 @@ class Place:
     name: Name
     chips: int
     eliminated_in_hand: int | None
+    entry: int | None = attrs.field(default=None, metadata=since(3))
+    entries: int | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)
@@ -271,6 +276,10 @@ class Rules:
         changes: the latest rule changes, the newest last (at most 10)
         big_blind_ante: whether the big blind posts an ante for the table, before the
             blind (TDA); each level's ante is in the schedule (since v3)
+        max_entries: the entries a player may make, the first included: 1 is no
+            re-entry (since v3)
+        reentry_until_level: re-entry is open through this level, null while late
+            registration is open (since v3)
     """
 
     rules_version: int
@@ -286,6 +295,8 @@ class Rules:
     breaks: tuple[ScheduledBreak, ...]
     changes: tuple[RuleChange, ...]
     big_blind_ante: bool | None = attrs.field(default=None, metadata=since(3))
+    max_entries: int | None = attrs.field(default=None, metadata=since(3))
+    reentry_until_level: int | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)

@@ -204,6 +204,8 @@ class Lobby:
         break_until: during a break, when play resumes; else null (since v2)
         break_seconds_left: during a break, the seconds until play resumes; else null
             (since v2)
+        entries: every entry so far, the players registered and their re-entries
+            (since v3)
     """
 
     TYPE: ClassVar[str] = "lobby"
@@ -225,6 +227,7 @@ class Lobby:
     break_after_level: int | None = attrs.field(default=None, metadata=since(2))
     break_until: Timestamp | None = attrs.field(default=None, metadata=since(2))
     break_seconds_left: int | None = attrs.field(default=None, metadata=since(2))
+    entries: int | None = attrs.field(default=None, metadata=since(3))
     seq: int | None = None
 
 
@@ -551,6 +554,8 @@ class PlayerMoved:
         from_seat: the seat they left
         table: the table they now sit at
         seat: the seat they now sit in
+        stack: the chips they bring (since v3). A version 1 or 2 connection at the
+            receiving table gets that table's table_snapshot after this instead
     """
 
     TYPE: ClassVar[str] = "player_moved"
@@ -561,6 +566,7 @@ class PlayerMoved:
     from_seat: SeatNo
     table: TableNo
     seat: SeatNo
+    stack: int | None = attrs.field(default=None, metadata=since(3))
     seq: int | None = None
 
 
@@ -863,6 +869,28 @@ class Reveal:
     seq: int | None = None
 
 
+@attrs.frozen(kw_only=True)
+class ReentryOffer:
+    """You are out, and may enter again now (since version 3; the director allows
+    re-entry during late registration): send ``reenter`` to take a new starting stack.
+
+    Attributes:
+        stack: the chips a re-entry gets (the starting stack)
+        entry: the number this entry would be (2 for the first re-entry)
+        max_entries: the entries a player may make, the first included
+        until_level: re-entry is open through this level; null while late registration
+            is open
+    """
+
+    TYPE: ClassVar[str] = "reentry_offer"
+    SINCE: ClassVar[int] = 3
+    stack: int
+    entry: int
+    max_entries: int
+    until_level: int | None
+    seq: int | None = None
+
+
 ServerMessage = (
     Hello
     | Welcome
@@ -898,5 +926,6 @@ ServerMessage = (
     | DeckCommit
     | SeedsReceived
     | Reveal
+    | ReentryOffer
 )
 

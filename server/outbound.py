@@ -219,7 +219,7 @@ def places(standings: Iterable[Standing]) -> tuple[m.Place, ...]:
     return tuple(
         m.Place(
             place=s.place, player_id=pid(s.player_id), name=s.name,
-            chips=s.chips, eliminated_in_hand=s.hand_no,
+            chips=s.chips, eliminated_in_hand=s.hand_no, entry=s.entry, entries=s.entries,
         )
         for s in standings
     )

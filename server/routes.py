@@ -64,6 +64,7 @@ ROUTES: dict[type, Handler] = {
     m.SitOut: seat_requests.sit_out_or_back,
     m.ImBack: seat_requests.sit_out_or_back,
     m.CallDirector: seat_requests.call_director,
+    m.Reenter: seat_requests.reenter,
     m.Chat: chat.chat,
     m.DirectorCommand: directing.director_command,
     m.ClientSeed: dealing.client_seed,

@@ -15,9 +15,10 @@ import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
-from server.fanout import set_sitting_out, tournament_events
+from server.fanout import set_sitting_out, tournament_events, wake_tables
 from server.house import House, TableCommand, TableHandle
 from server.queries import spend
+from server.tournament.inputs import apply_input
 
 
 def _runner(h: House, client: Client) -> TableHandle | None:
@@ -60,6 +61,28 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
     elif turn is None or turn.player_id != client.player_id:
         raise ProtocolError(E.NOT_YOUR_TURN, "not your turn" + (f": seat {turn.seat} is to act" if turn else ""))
     _post(h, client, runner, TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client))
+
+
+async def reenter(h: House, client: Client, msg: m.Reenter) -> None:
+    """A player who is out enters again (issue 27, ``server/reentry.py``): refused with the
+    tournament's reason, or applied, stored, then announced; the seat's snapshot follows."""
+    if client.role != "player" or client.player_id is None:
+        raise ProtocolError(E.UNAUTHORIZED, "only a player who is out may re-enter")
+    player_id = client.player_id
+    t = h.tournament
+    reason = t.why_no_reentry(player_id)
+    if reason is not None:
+        raise ProtocolError(E.INVALID_STATE, reason)
+    payload = {"player_id": player_id}
+    events = apply_input(t, "reenter", None, payload)
+    h.viewers.discard(client)  # back at a table: no longer watching the one they left
+    client.watching = None
+    h.lobby_dirty = True
+    await h.journal.commit(h.journal.input("reenter", payload))
+    tournament_events(h, events)
+    wake_tables(h)
+    if msg.id is not None:
+        client.send(m.Ack(id=msg.id))
 
 
 async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) -> None:

@@ -70,6 +70,7 @@ def rules_part(h: House) -> m.Rules:
                                    reason=c.reason)
                       for c in t.rule_changes[-RULE_CHANGES_SHOWN:]),
         big_blind_ante=s.big_blind_ante,
+        max_entries=s.max_entries, reentry_until_level=s.reentry_until,
     )
 
 
@@ -141,6 +142,7 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
         late_until_level=t.late_until if started and t.registration_open() else None,
         carried=carried_chips(h), start_players=h.config.start_at,
         rules=rules_part(h), **break_fields(h, now),
+        entries=t.entries_made() if started else len(t.registered),
     )
 
 

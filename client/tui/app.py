@@ -20,10 +20,10 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from client.model import ClientModel, action_to_act
-from client.model.log import ruling_where
+from client.model.log import chips, ruling_where
 from client.tui.keys import NOTICE_SECONDS, QUEUED_LABELS, QUEUED_TEXTS, create_key_bindings
 from client.tui.layout import create_layout
-from client.tui.state import Actions, Tone
+from client.tui.state import Actions, Confirm, Tone
 from poker.actions import Action
 from protocol import messages as m
 
@@ -148,6 +148,9 @@ def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessa
         ui.say(f"{msg.name}{where} calls the director: {msg.message}{number}", Tone.INFO, now + 3 * NOTICE_SECONDS)
     elif isinstance(msg, m.Ruling):
         ui.say(f"director rules{ruling_where(msg)}: {msg.decision}", Tone.INFO, now + 3 * NOTICE_SECONDS)
+    elif isinstance(msg, m.ReentryOffer) and ui.confirm is None:
+        # Out, and the director allows re-entry (issue 27): y sends reenter, n watches on.
+        ui.confirm = Confirm(what="reenter", summary=f"Re-enter for {chips(msg.stack)}")
     elif isinstance(msg, m.TournamentFinished):
         place = model.my_place
         text = f"{msg.name} is over" + (f": you finished in place {place}" if place else "")

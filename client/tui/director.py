@@ -69,7 +69,8 @@ COMMAND_MEANING = {
                 "small blind/big blind/ante/minutes (antes turn the big-blind ante on)",
     "options": "action=S bank=S grace=S (action clock, time bank, reconnect grace in seconds), "
                "chat=on|off, ruleset=hickory|standard (the minimum raise), minutes=N or hands=N (level length), "
-               "ante=on|off (the big-blind ante)",
+               "ante=on|off (the big-blind ante), entries=N (per player, re-entries included; 1: none) "
+               "and reentry=LEVEL|late (re-entry through that level, or while late registration is open)",
     "deadline": "the time the tournament should end by (local time), or none",
     "break": "a break of MINUTES (1-120) when level LEVEL ends; resume ends it early",
     "move": "move a player to a table (and seat); balancing still applies afterwards",
@@ -238,6 +239,10 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
                 if value not in ("on", "off"):
                     raise DirectorInputError("chat=on or chat=off")
                 opts["chat"] = value == "on"
+            elif key == "entries":
+                opts["max_entries"] = _int(value, key)
+            elif key == "reentry":
+                opts["reentry_until_level"] = 0 if value == "late" else _int(value, key)
             elif key == "ante":
                 if value not in ("on", "off"):
                     raise DirectorInputError("ante=on (the big blind posts an ante for the table) or ante=off")
@@ -251,7 +256,8 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
                 opts[numbers[key]] = _int(value, key)
             else:
                 raise DirectorInputError(
-                    f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes, hands or ante")
+                    f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes, hands, ante, "
+                    "entries or reentry")
         if "level_minutes" in opts and "hands_per_level" in opts:
             raise DirectorInputError("levels go by minutes or by hands: give minutes=N or hands=N, not both")
         if not opts:

@@ -366,6 +366,11 @@ def create_key_bindings(model: ClientModel, actions: Actions) -> KeyBindings:
             ui.confirm = None
             if step.what == "quit":
                 actions.quit()
+            elif step.what == "reenter":
+                if actions.send(m.Reenter()):
+                    notice("re-entry asked: you get a seat and a new stack")
+                else:
+                    notice("not connected: nothing was sent", Tone.ERROR)
             elif step.what == "all_in":
                 t = model.turn
                 if t is None or not is_my_turn(model) or t.hand_no != step.hand_no:

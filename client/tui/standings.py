@@ -13,7 +13,9 @@ def standings_lines(model: ClientModel, width: int) -> Lines:
         ranked = sorted(model.lobby.players, key=lambda p: -p.chips)
         rows = [(i + 1, p.player_id, p.name, p.chips, p.status == "eliminated") for i, p in enumerate(ranked)]
     else:
-        rows = [(p.place, p.player_id, p.name, p.chips, p.eliminated_in_hand is not None) for p in places]
+        # A player who re-entered has a line per entry (version 3): say which is which.
+        rows = [(p.place, p.player_id, p.name + (f" (entry {p.entry})" if (p.entries or 1) > 1 else ""),
+                 p.chips, p.eliminated_in_hand is not None) for p in places]
     if not rows:
         return [[("class:dim", "(no standings yet)")]]
     out: Lines = []

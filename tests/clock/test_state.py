@@ -46,7 +46,7 @@ def test_before_the_start_the_screen_shows_registration_and_the_first_level() ->
     assert (s["level"]["number"], s["level"]["small_blind"], s["level"]["big_blind"]) == (1, 100, 200)
     assert s["level"]["seconds_left"] == 15 * 60 and s["level"]["running"] is False
     assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 0}
-    assert s["players"] == {"left": 5, "registered": 5}
+    assert s["players"] == {"left": 5, "registered": 5, "entries": 5}
     assert s["chips_in_play"] == 5 * 10_000  # what will be in play
     assert s["average_stack"] == 10_000 and s["average_bb"] == 50.0
     assert s["starts"] == "at 20:00" and s["deadline"] == "23:45"
@@ -62,7 +62,7 @@ def test_the_countdown_runs_with_tournament_time_and_the_level_changes() -> None
     s = clock_state(t, 601.0)
     assert (s["level"]["number"], s["level"]["big_blind"], s["level"]["seconds_left"]) == (2, 400, 599.0)
     assert s["next_level"]["big_blind"] == 600
-    assert s["players"] == {"left": 6, "registered": 6}
+    assert s["players"] == {"left": 6, "registered": 6, "entries": 6}
     assert s["average_stack"] == 10_000 and s["average_bb"] == 25.0
     assert s["chips_in_play"] == 60_000 and s["tables"] == 1
 
@@ -147,7 +147,7 @@ def test_busts_count_down_players_left_and_the_end_shows_the_standings() -> None
     winner, *losers = [seats[s].player_id for s in sorted(seats)]
     bust(t, 1, winner, losers[:1])
     s = clock_state(t, 1.0)
-    assert s["players"] == {"left": 2, "registered": 3}
+    assert s["players"] == {"left": 2, "registered": 3, "entries": 3}
     assert s["average_stack"] == 15_000 and s["final"] is None
     Director(t).award(1.5, "Best bluff", losers[1], reason="the river shove")
     bust(t, 1, winner, losers[1:])
@@ -319,3 +319,22 @@ def test_the_screen_shows_the_big_blind_ante_of_this_level_and_the_next() -> Non
     s = clock_state(t, 1.0)
     assert (s["level"]["big_blind"], s["level"]["ante"]) == (200, 200)
     assert s["next_level"] == {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 300}
+
+
+def test_the_screen_counts_entries_with_re_entries() -> None:
+    """Issue 27: a re-entry is an entry more, of the same player."""
+    from server.tournament import Director
+    from tests.tournament.helpers import bust, player_at
+
+    t = Tournament(Settings(schedule=SCHEDULE, seats_per_table=6, starting_stack=1000), seeded_rng(1))
+    for i in range(3):
+        t.register(f"p{i}", f"Player {i}")
+    t.start(0.0)
+    Director(t).late_registration(1.0, 2, reason="open")
+    Director(t).change_rules(1.0, max_entries=2, reason="re-entry")
+    seats = sorted(t.table(1).seats)
+    loser = player_at(t, 1, seats[1])
+    bust(t, 1, player_at(t, 1, seats[0]), [loser], now=2.0)
+    t.reenter(loser)
+    s = clock_state(t, 3.0)
+    assert s["players"] == {"left": 3, "registered": 3, "entries": 4}

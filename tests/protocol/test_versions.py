@@ -63,7 +63,7 @@ def test_each_version_gets_exactly_its_fields(msg: Any, version: int) -> None:
     if nested is not None and getattr(nested, "SINCE", 1) > version:
         return  # a director command new in a later version: the director's client is v2
     if not codec.sendable(msg, version):
-        with pytest.raises(errors.ProtocolError, match="cannot be sent on a version 1"):
+        with pytest.raises(errors.ProtocolError, match=f"cannot be sent on a version {version} "):
             codec.encode(msg, version)
         return
     line = codec.encode(msg, version)
@@ -116,7 +116,16 @@ def test_new_messages_are_version_2_and_not_sendable_to_version_1() -> None:
     assert not codec.sendable(example(m.Turn), 1)
     assert codec.sendable(example(m.Turn), 2)
     assert codec.sendable(m.Action, 1)
-    assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE != 1} == {"client_seed"}
+    assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE == 2} == {"client_seed"}
+
+
+def test_version_3_adds_re_entry_as_new_messages() -> None:
+    """Issue 27: new messages only for version 3; none reaches a version 1 or 2 connection."""
+    assert {cl.TYPE for cl in m.SERVER_TYPES.values() if cl.SINCE == 3} == {"reentry_offer"}
+    assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE == 3} == {"reenter"}
+    for version in (1, 2):
+        assert not codec.sendable(example(m.ReentryOffer), version)
+    assert codec.sendable(example(m.ReentryOffer), 3)
 
 
 def test_a_version_1_reader_refuses_what_version_2_added() -> None:

@@ -28,6 +28,7 @@
   let lastLevel = null;
   let frames = 0;              // states received (body[data-frames]: tests wait on it)
   let ticks = 0;               // redraws of the countdown (body[data-ticks]: likewise)
+  let lastMini = "";           // the countdown as the header's small clock shows it
   let warned = false;
   let soundOn = false;
   let audio = null;
@@ -244,13 +245,29 @@
       if (live && left <= 60 && !warned) { warned = true; cue(1); }
       if (left > 60) warned = false;
     }
-    let head = `Level ${s.level.number} · ${blindsText(s.level)} · ${mini}`;
-    if (phase === "break") head = `Break · ${mini}`;
-    else if (phase === "paused") head = `Paused · level ${s.level.number} · ${blindsText(s.level)}`;
-    else if (phase === "held") head = `Held · level ${s.level.number} · ${blindsText(s.level)}`;
-    else if (phase === "registering") head = `${num(s.players.registered)} registered`;
-    else if (phase === "finished") head = s.final && s.final.winner ? `${s.final.winner} wins` : "Shared first place";
-    $("mini").textContent = head;
+    lastMini = mini;
+    $("mini").textContent = miniText(s);
+  }
+
+  // The header's small clock on the standings and tables views.
+  function miniText(s) {
+    const phase = phaseOf(s);
+    if (phase === "break") return `Break · ${lastMini}`;
+    if (phase === "paused") return `Paused · level ${s.level.number} · ${blindsText(s.level)}`;
+    if (phase === "held") return `Held · level ${s.level.number} · ${blindsText(s.level)}`;
+    if (phase === "registering") return `${num(s.players.registered)} registered`;
+    if (phase === "finished") return s.final && s.final.winner ? `${s.final.winner} wins` : "Shared first place";
+    return `Level ${s.level.number} · ${blindsText(s.level)} · ${lastMini}`;
+  }
+
+  // A long name gets smaller type until it fits its two lines (the header's clock first).
+  function shrinkToFit(e) {
+    e.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(e).fontSize);
+    for (let i = 0; i < 12 && e.scrollHeight > e.clientHeight + 1; i++) {
+      size *= 0.9;
+      e.style.fontSize = `${size}px`;
+    }
   }
 
   function draw() {
@@ -261,6 +278,8 @@
     document.title = `${s.name} · clock`;
     $("name").textContent = s.name;
     $("name").classList.toggle("long", s.name.length > 32);
+    $("mini").textContent = miniText(s);
+    shrinkToFit($("name"));
     $("status").textContent = { running: "live", paused: "paused", break: "break", held: "held",
                                registering: "registration", finished: "finished" }[phase] || phase;
 
@@ -301,9 +320,13 @@
     else if (s.late_until) notice = `Late registration open until the end of level ${s.late_until}`;
     $("notice").textContent = notice;
 
+    // With re-entries (issue 27) the field is the entries, not the players registered.
+    const entries = s.players.entries || s.players.registered;
     setText("players", phase === "registering" ? num(s.players.registered)
-      : `${num(s.players.left)} / ${num(s.players.registered)}`);
-    $("players-sub").textContent = phase === "registering" ? "registered" : "left of registered";
+      : `${num(s.players.left)} / ${num(entries)}`);
+    $("players-sub").textContent = phase === "registering" ? "registered"
+      : entries > s.players.registered ? `left of ${num(entries)} entries (${num(s.players.registered)} players)`
+      : "left of registered";
     setText("avg", num(s.average_stack));
     $("avg-bb").textContent = s.average_bb === null ? ""
       : `${s.average_bb >= 100 ? num(s.average_bb) : s.average_bb.toFixed(1)} big blinds`;

@@ -158,6 +158,16 @@ def mid_hand(t: Tournament, table_id: int, now: float, actions: int) -> None:
         hand.act(legal.seat, action)
 
 
+def late() -> Scene:
+    """The big field hours later: level 17, five-digit blinds and ante, beside the long name."""
+    scene = big_field()
+    scene.name = "late"
+    at_level(scene.t, 17, scene.now)
+    scene.now += 90.0  # the announcement is off the overlay
+    renamed(scene.t, "Night Nine")
+    return scene
+
+
 def busy() -> Scene:
     """The big field a minute later: the announcement is off the overlay, in its panel."""
     scene = big_field()
@@ -187,7 +197,7 @@ def finished() -> Scene:
 
 SCENES: dict[str, Callable[[], Scene]] = {
     "start": start, "break": scheduled_break, "dinner": dinner_break, "hands": by_hands,
-    "big": big_field, "busy": busy, "final": finished,
+    "big": big_field, "busy": busy, "late": late, "final": finished,
 }
 
 

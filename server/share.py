@@ -111,10 +111,35 @@ def _zip(entries: list[tuple[str, bytes]], prefix: bytes = b"") -> bytes:
 
 
 def build_pyz() -> bytes:
+    """The zip application, each module with its compiled form beside it: Python does not
+    write bytecode into a zip, so without it every start would compile the whole client
+    again (seconds of CPU). The compiled forms are for this server's Python; another
+    version's ``zipimport`` sees the other magic number and compiles from the source."""
     own, vendored = client_files()
-    entries = [(name, path.read_bytes()) for name, path in own + vendored]
+    entries = []
+    for name, path in own + vendored:
+        source = path.read_bytes()
+        entries.append((name, source))
+        if name.endswith(".py"):
+            compiled = _unchecked_pyc(source, name)
+            if compiled is not None:
+                entries.append((name + "c", compiled))
     entries.append(("__main__.py", PYZ_MAIN))
     return _zip(entries, b"#!/usr/bin/env python3\n")
+
+
+def _unchecked_pyc(source: bytes, name: str) -> bytes | None:
+    """A PEP 552 unchecked hash-based ``.pyc`` (``zipimport`` takes it as it is: the zip
+    never changes), or None for a file this Python cannot compile."""
+    import importlib.util
+    import marshal
+
+    try:
+        code = compile(source, name, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    flags = (0b01).to_bytes(4, "little")  # hash-based, source not checked
+    return importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source) + marshal.dumps(code)
 
 
 def _record_hash(data: bytes) -> str:
@@ -160,12 +185,29 @@ class ClientShare:
         async with self._lock:
             if self._bundle is None and self.failed is None:
                 try:
-                    self._bundle = await trio.to_thread.run_sync(
-                        lambda: Bundle(wheel=build_wheel(), pyz=build_pyz()))
-                except (OSError, RuntimeError, importlib.metadata.PackageNotFoundError) as exc:
-                    self.failed = str(exc)
-                    log.error("cannot build the client to share: %s", exc)
+                    self._bundle = await _build_in_child()
+                except Exception as exc:  # answered as unavailable (503); the tournament goes on
+                    self.failed = str(exc) or type(exc).__name__
+                    log.exception("cannot build the client to share")
             return self._bundle
+
+
+async def _build_in_child() -> Bundle:
+    """Both archives, built by ``python -m server.share DIR`` in a child process: compiling
+    the whole client takes seconds of CPU, which in a thread of the server would hold the
+    interpreter's lock against the tables."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="hickory-share-") as folder:
+        done = await trio.run_process([sys.executable, "-m", "server.share", folder], check=False,
+                                      stdout=subprocess.DEVNULL, capture_stderr=True)
+        if done.returncode != 0:
+            said = done.stderr.decode(errors="replace").strip().splitlines()
+            raise RuntimeError(said[-1] if said else f"the build exited with status {done.returncode}")
+        out = Path(folder)
+        return Bundle(wheel=(out / "hickory.whl").read_bytes(), pyz=(out / "hickory.pyz").read_bytes())
 
 
 # -- what the host and the clock page tell the players ----------------------------------------
@@ -281,3 +323,11 @@ h2 { margin: 1.2vw 0 0.4vw; font-size: 1.6vw; color: #f0c75e; font-weight: norma
 pre { margin: 0.2vw 0; font-size: max(1.8vw, 14px); white-space: pre-wrap; overflow-wrap: anywhere; }
 a { color: #8fc7b8; }
 """
+
+
+if __name__ == "__main__":
+    import sys
+
+    target = Path(sys.argv[1])
+    (target / "hickory.whl").write_bytes(build_wheel())
+    (target / "hickory.pyz").write_bytes(build_pyz())

@@ -72,9 +72,9 @@ def banner_value(banner: str, marker: str) -> str:
     return next(line for line in banner.splitlines() if marker in line).split(marker, 1)[1].strip()
 
 
-@pytest.fixture
-def pyz(tmp_path: Path) -> Path:
-    path = tmp_path / "hickory.pyz"
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("shared") / "hickory.pyz"
     path.write_bytes(build_pyz())
     return path
 

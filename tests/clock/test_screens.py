@@ -153,6 +153,7 @@ def test_a_new_announcement_is_shown_whole_then_goes_to_its_panel(screens: Scree
     screens.show(scene)
     for page in screens.pages.values():
         screens.open(page, scene, "clock")
+        screens.shoot(page, f"big-announcement-{size(page)}")
         assert page.is_visible("#overlay")
         shown = page.inner_text("#overlay-text")
         assert shown.split() == scene.t.audit_log[-1].summary.split()
@@ -212,6 +213,12 @@ def test_a_big_field_is_paged_so_everyone_and_every_table_is_seen(screens: Scree
         cards = pages_of(page, ".table-card h2", "tables")
         numbers = [int(re.match(r"Table (\d+)", c).group(1)) for p in cards for c in p]  # type: ignore[union-attr]
         assert sorted(numbers) == list(range(1, 8)), size(page)
+    # And by themselves, every 10 s (a DOM condition, waited for once: the last page of
+    # tables turns back to the first).
+    page = screens.pages[(1920, 1080)]
+    last = page.evaluate("() => document.body.dataset.tablesPage")
+    assert last.split("/")[0] == last.split("/")[1] != "1"
+    page.wait_for_function("() => document.body.dataset.tablesPage.startsWith('1/')", timeout=WAIT)
 
 
 def test_the_header_clock_stays_whole_beside_a_long_name_and_says_who_won(screens: Screens) -> None:
@@ -262,6 +269,7 @@ def test_one_table_is_shown_large_and_alone_at_once(screens: Screens) -> None:
     assert page.evaluate("() => document.querySelector('.table-card').dataset.table") == "2"
     large = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.table-card td.num')).fontSize)")
     assert large >= 1.5 * small, (small, large)
+    screens.shoot(page, "busy-table-2-1920x1080")
     assert page.evaluate(LAYOUT_PROBLEMS) == []
 
 

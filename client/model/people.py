@@ -89,7 +89,8 @@ class PeopleUpdates(LobbyUpdates):
                 del t.seats[msg.from_seat]
             self._say(f"{msg.name} moves to table {msg.table}")
         elif t.table == msg.table:
-            stack = lp.chips if lp is not None else 0
+            # Version 3 says the stack they bring; earlier versions get the table anew next.
+            stack = msg.stack if msg.stack is not None else lp.chips if lp is not None else 0
             t.seats[msg.seat] = SeatModel(
                 seat=msg.seat, player_id=msg.player_id, name=msg.name, stack=stack
             )

@@ -308,6 +308,10 @@ class Client:
                 self.tokens.put(self.server_key, msg.name, msg.token)
             except OSError as exc:
                 self.ui.say(f"could not save the session token: {exc}")
+        if isinstance(msg, m.Welcome) and self.tls is not None and self.tls.first_use:
+            self.tls.first_use = False  # said once
+            self.ui.say(f"first TLS connection to {self.server_key}: its certificate "
+                        f"{self.tls.presented} is trusted from now on (compare it with the host's screen)")
         if model.me.role in ("spectator", "director") and model.table is None:
             # Watch a table as soon as there is one (a director is not sent one by itself):
             # the one asked for, else the first in play. The welcome names the table the

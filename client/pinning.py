@@ -103,12 +103,23 @@ class TlsTrust:
     accept: str | None = None
     announced: str | None = None
     first_use: bool = False
+    presented: str | None = None  # the fingerprint the last connection trusted
 
     def check_der(self, der: bytes) -> str:
         return self.check(fingerprint(der))
 
     def check(self, presented: str) -> str:
         """Trust ``presented`` (returned) or raise ``CertificateRefused`` saying why not."""
+        try:
+            trusted = self._check(presented)
+        except (OSError, ValueError) as exc:
+            raise CertificateRefused(
+                f"cannot read or write the trusted certificates in {self.known.path} ({exc}): repair "
+                "the file, or remove it (every server is then trusted anew on first use)") from exc
+        self.presented = trusted
+        return trusted
+
+    def _check(self, presented: str) -> str:
         if self.accept is not None:
             if presented != self.accept:
                 raise CertificateRefused(

@@ -172,3 +172,15 @@ async def test_the_server_prints_the_fingerprint_and_keeps_it_across_restarts(tm
         assert "--tls --name NAME" in banner
     assert prints[0] == prints[1]
     assert (tmp_path / "night.db.tls" / "cert.pem").exists()
+
+
+async def test_a_damaged_pin_file_refuses_with_what_to_do_and_is_left_alone(tmp_path: Path) -> None:
+    known = tmp_path / "known_servers.json"
+    known.write_text("{not json")
+    with trio.fail_after(30):
+        async with running(config(tls=True, tls_port=0)) as (srv, _):
+            assert srv.tls_port is not None
+            with pytest.raises(SessionRefused, match="repair the file, or remove it"):
+                async with open_session("127.0.0.1", srv.tls_port, spectate=True, tls=trust(tmp_path, srv.tls_port)):
+                    pass
+    assert known.read_text() == "{not json"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import shutil
 import ssl
 from collections.abc import Sequence
 from functools import partial
@@ -54,6 +55,7 @@ class Server(House):
         self.listeners: list[trio.SocketListener] = []
         self.certificate: ServerCertificate | None = None  # with config.tls: made or loaded in run()
         self.tls_port: int | None = None
+        self._ssl_context: ssl.SSLContext | None = None
         self._slots: trio.Semaphore | None = None
         self.announcing = False  # on the LAN by DNS-SD (server/discovery.py), once registered
 
@@ -72,14 +74,7 @@ class Server(House):
             self.listeners = await nursery.start(self._accept, nursery)
             self.port = self.listeners[0].socket.getsockname()[1]
             if self.config.tls:
-                if self.certificate is None:
-                    from server.tls import (  # cryptography: only with --tls
-                        certificate_dir,
-                        load_or_create,
-                    )
-
-                    self.certificate = load_or_create(certificate_dir(self.config.db), self.tournament.settings.name)
-                self.tls_port = await nursery.start(self._accept_tls, nursery, self.certificate.server_context())
+                self.tls_port = await nursery.start(self._accept_tls, nursery, self._tls_context())
             nursery.start_soon(coordinator, self)
             task_status.started(self.port)
             for text in self.pending_announcements:
@@ -104,6 +99,20 @@ class Server(House):
             finally:
                 for listener in listeners:
                     await trio.aclose_forcefully(listener)
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """The TLS context, loaded once: the tournament's certificate (made the first time).
+        Without a database the certificate is this run's alone: its files are removed as
+        soon as the context holds the key."""
+        if self._ssl_context is None:
+            from server.tls import certificate_dir, load_or_create  # cryptography: only with --tls
+
+            if self.certificate is None:
+                self.certificate = load_or_create(certificate_dir(self.config.db), self.tournament.settings.name)
+            self._ssl_context = self.certificate.server_context()
+            if self.config.db is None:
+                shutil.rmtree(self.certificate.cert_path.parent, ignore_errors=True)
+        return self._ssl_context
 
     async def _accept_tls(self, nursery: trio.Nursery, context: ssl.SSLContext,
                           task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:

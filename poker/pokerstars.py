@@ -33,7 +33,7 @@ big blind went all in on the ante) is not written.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .actions import ActionKind
 from .cards import Card, card_str
@@ -59,6 +59,7 @@ __all__ = [
     "eastern_time",
     "hand_description",
     "hand_id",
+    "ordinal",
     "roman",
     "to_pokerstars",
 ]
@@ -80,6 +81,12 @@ _RANK = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten
          "Queen", "King", "Ace")
 _RANKS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
           "Jacks", "Queens", "Kings", "Aces")
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def hand_id(tournament_no: int, hand_no: int) -> int:
@@ -219,9 +226,12 @@ def to_pokerstars(
     tournament_no: int,
     viewer: int | None = None,
     reveal_all: bool = False,
+    finishes: Mapping[int, int] | None = None,
 ) -> str:
     """The hand as one PokerStars hand history (lines ending in a newline, no blank line:
-    the caller separates hands with one)."""
+    the caller separates hands with one). ``finishes`` (seat -> place) are the players
+    who finished the tournament in this hand: ``NAME finished the tournament in 4th
+    place``, and ``NAME wins the tournament`` for the winner."""
     start = next((e for e in events if isinstance(e, HandStarted)), None)
     end = next((e for e in events if isinstance(e, HandEnded)), None)
     if start is None:
@@ -302,6 +312,9 @@ def to_pokerstars(
     if not end.showdown:
         lines += [f"{name[s]}: doesn't show hand" for s in seats if won[s] and s not in shown_seats]
     lines += [f"{name[s.seat]}: shows {_cards(s.cards)}" for s in after_hand]
+    for seat, place in sorted((finishes or {}).items(), key=lambda f: -f[1]):
+        lines.append(f"{name[seat]} wins the tournament" if place == 1
+                     else f"{name[seat]} finished the tournament in {ordinal(place)} place")
 
     lines.append("*** SUMMARY ***")
     total = sum(p.amount for p in pots)

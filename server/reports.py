@@ -273,6 +273,7 @@ def _json_hand(hand: StoredHand, viewer: int | None, reveal_all: bool) -> str:
 def export_history(
     conn: sqlite3.Connection, out: TextIO, *, fmt: str = "text", hand_no: int | None = None,
     player: str | None = None, all_cards: bool = False, err: TextIO | None = None,
+    finishes: dict[int, list[tuple[str, int]]] | None = None,
 ) -> int:
     """Write the selected hands to ``out``; returns how many were written."""
     conn.execute("BEGIN")
@@ -283,6 +284,8 @@ def export_history(
         conn.execute("COMMIT")
     written = 0
     several = hand_no is None
+    if finishes is None:
+        finishes = tournament_finishes(conn, err) if fmt == "pokerstars" else {}
     for hand in hands:
         viewer = hand.seat_of(player) if player is not None else None
         reveal_all = player is None or all_cards
@@ -302,8 +305,10 @@ def export_history(
                 if player is not None and not any(
                         isinstance(e, HoleCardsDealt) and e.seat == viewer for e in events):
                     continue  # seated but not dealt in: nothing of theirs to import
+                out_here = {seat: place for name, place in finishes.get(hand.hand_no, ())
+                            if (seat := hand.seat_of(name)) is not None}
                 text = to_pokerstars(events, info, tournament_no=tournament_number(meta),
-                                     viewer=viewer, reveal_all=reveal_all) + "\n"
+                                     viewer=viewer, reveal_all=reveal_all, finishes=out_here) + "\n"
             elif fmt == "phh":
                 text = to_phh(hand.parsed(), info, viewer=viewer, reveal_all=reveal_all)
                 if several:
@@ -321,6 +326,28 @@ def export_history(
         out.write(text)
         written += 1
     return written
+
+
+def tournament_finishes(conn: sqlite3.Connection, err: TextIO | None = None) -> dict[int, list[tuple[str, int]]]:
+    """Who finished the tournament in which hand, and in what place (hand number ->
+    [(name, place)]), from the standings the log replays to; the winner wins in the hand
+    that put the runner-up out. Empty (said on ``err``) if the log cannot be replayed."""
+    try:
+        server, _ = load_replay(conn)
+    except ToolError as exc:
+        if err is not None:
+            print(f"no finishing places in the hand histories: {exc}", file=err)
+        return {}
+    places = standings_data(server)["places"]
+    out: dict[int, list[tuple[str, int]]] = {}
+    for p in places:
+        if p["place"] is not None and p.get("eliminated") and p.get("eliminated_in_hand") is not None:
+            out.setdefault(p["eliminated_in_hand"], []).append((p["name"], p["place"]))
+    runner_up = next((p for p in places if p["place"] == 2 and p.get("eliminated_in_hand") is not None), None)
+    winners = [p for p in places if p["place"] == 1 and not p.get("eliminated")]
+    if runner_up is not None and len(winners) == 1 and server.tournament.phase is Phase.FINISHED:
+        out.setdefault(runner_up["eliminated_in_hand"], []).append((winners[0]["name"], 1))
+    return out
 
 
 def tournament_number(meta: dict[str, str]) -> int:
@@ -350,12 +377,13 @@ def write_each_player(conn: sqlite3.Connection, directory: Path, *, err: TextIO 
     number = tournament_number(meta)
     stem = f"HH20{str(number)[:6]} T{number}" if number > 1 else "HH T1"
     paths = [directory / f"{stem} all hands.txt"]
+    finishes = tournament_finishes(conn, err)
     with open(paths[0], "w", encoding="utf-8") as out:
-        export_history(conn, out, fmt="pokerstars", err=err)
+        export_history(conn, out, fmt="pokerstars", err=err, finishes=finishes)
     for pid, name in sorted(players.items(), key=lambda p: int(p[0]) if p[0].isdigit() else 0):
         path = directory / f"{stem} {_file_part(pid)} {_file_part(name)}.txt"
         with open(path, "w", encoding="utf-8") as out:
-            export_history(conn, out, fmt="pokerstars", player=name)
+            export_history(conn, out, fmt="pokerstars", player=name, finishes=finishes)
         paths.append(path)
     return paths
 

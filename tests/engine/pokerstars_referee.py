@@ -17,7 +17,7 @@ main and side pots, and the hand names at the showdown.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -56,6 +56,7 @@ class Expected:
     info: HandInfo
     viewer: int | None = None
     reveal_all: bool = False
+    finishes: Mapping[int, int] = attrs.field(factory=dict)  # seat -> place, for who finished here
 
 
 def _none(v: Any) -> Any:
@@ -171,6 +172,7 @@ def expected_rows(x: Expected, tournament_no: int, file_owner: str | None = None
             "UncalledReturned": float(returned) if returned else None,
             "TotalPotLog": float(total),
             "PotBreakdown": breakdown,
+            "FinalRank": x.finishes.get(s, -1),
         }
     return rows
 

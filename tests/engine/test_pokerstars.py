@@ -22,6 +22,7 @@ from poker.pokerstars import (
     eastern_time,
     hand_description,
     hand_id,
+    ordinal,
     roman,
     to_pokerstars,
 )
@@ -355,3 +356,16 @@ def test_an_independent_parser_reads_simulated_hands_with_a_big_blind_ante() -> 
             table.sit(seat, names[seat], 1200)
     assert check_file("\n\n".join(texts), expected, 7) == 250 * 5
     assert seen["ante"] == 250 and seen["ante all-in"] > 0 and seen["side pot"] > 0, seen
+
+
+def test_who_finished_the_tournament_in_the_hand_is_written_before_the_summary() -> None:
+    hand = four_way_all_in()
+    info = HandInfo(table_id=2, level=1, players={1: "ann", 2: "ben", 3: "cy", 4: "dee"})
+    lines = to_pokerstars(hand.events, info, tournament_no=1, viewer=1, finishes={3: 3, 4: 3, 1: 1}).splitlines()
+    at = lines.index("*** SUMMARY ***")
+    assert lines[at - 3:at] == ["cy finished the tournament in 3rd place", "dee finished the tournament in 3rd place",
+                                "ann wins the tournament"]
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+    expected = Expected(events=hand.events, info=info, viewer=1, finishes={3: 3, 4: 3, 1: 1})
+    assert check_file("\n".join(lines), [expected], 1) == 4

@@ -34,6 +34,7 @@ from server.reports import (
     open_readonly,
     read_hands,
     read_meta,
+    tournament_finishes,
     tournament_number,
 )
 from tests.engine.pokerstars_referee import Expected, check_file
@@ -102,14 +103,29 @@ def test_every_hand_of_every_players_file_and_the_full_file_reads_back_as_record
     finally:
         conn.close()
     number = tournament_number(meta)
+    conn = open_readonly(db)
+    try:
+        out_in = tournament_finishes(conn)
+    finally:
+        conn.close()
+
+    def finished(h: StoredHand) -> dict[int, int]:
+        return {seat: place for name, place in out_in.get(h.hand_no, ()) if (seat := h.seat_of(name)) is not None}
+
+    # Every player's place is written once, in the hand they went out in (two out in one
+    # hand share a place), and the winner's in the last hand.
+    names = [name for done in out_in.values() for name, _ in done]
+    assert len(names) == len(set(names)) == PLAYERS and 1 in {p for done in out_in.values() for _, p in done}
     assert len(hands) >= 20
     assert paths[0].name.endswith(" all hands.txt") and len(paths) == PLAYERS + 1
     assert all(p.parent == out and p.name.startswith("HH") for p in paths)
-    full = [Expected(events=h.parsed(), info=_hand_info(h, meta), reveal_all=True) for h in hands]
+    full = [Expected(events=h.parsed(), info=_hand_info(h, meta), reveal_all=True, finishes=finished(h))
+            for h in hands]
     text = paths[0].read_text(encoding="utf-8")
     # The seeded night has the shapes trackers are strict about (the decks are seeded; the
     # bots' timing is not, so the counts vary a little from run to run).
-    for shape in ("Side pot", "Uncalled bet (", "*** SHOW DOWN ***", ": calls ", " and is all-in"):
+    for shape in ("Side pot", "Uncalled bet (", "*** SHOW DOWN ***", ": calls ", " and is all-in",
+                  " wins the tournament\n", " finished the tournament in 2nd place\n"):
         assert shape in text, shape
     rows = check_file(text, full, number)
     assert rows == sum(_dealt(h) for h in hands)
@@ -123,7 +139,8 @@ def test_every_hand_of_every_players_file_and_the_full_file_reads_back_as_record
                                          for e in h.parsed())]
         assert mine, path
         assert path.stem.endswith(name.replace(" ", "_"))
-        expected = [Expected(events=h.parsed(), info=_hand_info(h, meta), viewer=h.seat_of(name)) for h in mine]
+        expected = [Expected(events=h.parsed(), info=_hand_info(h, meta), viewer=h.seat_of(name),
+                             finishes=finished(h)) for h in mine]
         text = path.read_text(encoding="utf-8")
         assert check_file(text, expected, number) == sum(_dealt(h) for h in mine)
         # Only the owner's cards and the cards shown are in a player's file.
@@ -151,6 +168,7 @@ def test_the_tool_refuses_each_player_with_another_format(exported: tuple[Path, 
     assert not (tmp_path / "x").exists()
 
 
+_FINISH = re.compile(r"^.* (?:finished the tournament in \d+\w\w place|wins the tournament)\n", re.MULTILINE)
 _TIME = re.compile(r" - \d{4}/\d\d/\d\d \d+:\d\d:\d\d [A-Z]+ \[[^]]*ET\]$", re.MULTILINE)
 
 
@@ -158,7 +176,8 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
         exported: tuple[Path, Path, list[Path]], tmp_path: Path) -> None:
     """Each bot's live messages, fed to a client model and its hand log as the terminal
     client does, write the same hands as the server's export for that player (the time
-    of day aside: the client's clock stamps them)."""
+    of day aside: the client's clock stamps them; and who finished the tournament in the
+    hand, which the client cannot know yet when it writes it)."""
     db, _, paths = exported
     conn = open_readonly(db)
     try:
@@ -179,7 +198,9 @@ def test_the_terminal_clients_own_file_is_the_servers_file_for_that_player(
             log.received(msg, model)
         mine = _TIME.sub("", log.path.read_text(encoding="utf-8")).strip().split("\n\n\n")
         server_file = next(p for p in paths[1:] if p.stem.endswith(" " + name.replace(" ", "_")))
-        theirs = _TIME.sub("", server_file.read_text(encoding="utf-8")).strip().split("\n\n\n")
+        # The client cannot know who finished where when it writes a hand (the places come
+        # after it): the host's file has those lines, the client's not.
+        theirs = _FINISH.sub("", _TIME.sub("", server_file.read_text(encoding="utf-8"))).strip().split("\n\n\n")
         assert len(mine) == len(theirs) > 0, name
         # The model keeps the same hands (and the table's others, watched after they were out).
         kept = {h.hand_no for h in model.seen.hands if h.viewer is not None}
@@ -231,7 +252,9 @@ def test_stats_prints_every_players_figures_in_each_format(exported: tuple[Path,
     assert [r["name"] for r in table] == list(want) and all(
         int(r["hands"]) == want[r["name"]].hands and int(r["vpip_made"]) == want[r["name"]].vpip.made
         for r in table)
-    page = _tool("stats", "--db", db, "--format", "html").stdout
+    done = _tool("stats", "--db", db, "--format", "html")
+    assert done.returncode == 0, done.stderr
+    page = done.stdout
     assert page.startswith("<!doctype html>") and page.count("<tr>") == len(want) + 1
     one = _tool("stats", "--db", db, "--player", "PLAYER 0", "--format", "json")
     assert [r["name"] for r in json.loads(one.stdout)["players"]] == ["player 0"]

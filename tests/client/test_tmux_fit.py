@@ -97,7 +97,8 @@ def my_turn(player: Window) -> str:
 
 def check_overlays_keep_my_turn(player: Window) -> None:
     for key, shows in (("h", re.compile(r"finished hands|Hand #\d+ · table")), ("l", "Players ("),
-                       ("u", "Rules in force"), ("?", "Help")):
+                       ("u", "Rules in force"), ("?", "When it is your turn"),
+                       ("i", re.compile(r"Statistics · table|no hand seen whole"))):
         player.keys(key)
         screen = player.wait_for(shows, "Your turn", re.compile(r"(?:Clock|Time bank) \S* ?\d+:\d\d"))
         assert re.search(r"\bc (?:check|call)", screen), screen

@@ -42,7 +42,7 @@ from client.model import ClientModel, ConnectionState
 from client.pinning import KnownServers, TlsTrust
 from client.plain import main_plain
 from client.session import ClientSession
-from client.tui.app import create_application, note_server_message
+from client.tui.app import create_application, note_server_message, turn_bell
 from client.tui.cards import with_four_colours
 from client.tui.state import UiState
 from protocol import errors as E
@@ -331,7 +331,7 @@ class Client:
         if self.hand_log is not None:
             self.hand_log.received(msg, model)
         note_server_message(model, self, msg, now)
-        if isinstance(msg, m.YourTurn) and self.app is not None:
+        if turn_bell(model, self.ui, msg) and self.app is not None:
             # A bell, in case the player is looking elsewhere (most terminals flash or beep).
             self.app.output.bell()
 

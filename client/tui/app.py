@@ -23,11 +23,11 @@ from client.model import ClientModel, action_to_act
 from client.model.log import chips, ruling_where
 from client.tui.keys import NOTICE_SECONDS, QUEUED_LABELS, QUEUED_TEXTS, create_key_bindings
 from client.tui.layout import create_layout
-from client.tui.state import Actions, Confirm, Tone
+from client.tui.state import Actions, Confirm, Tone, UiState
 from poker.actions import Action
 from protocol import messages as m
 
-__all__ = ["STYLE", "create_application", "note_server_message"]
+__all__ = ["STYLE", "create_application", "note_server_message", "turn_bell"]
 
 STYLE = Style.from_dict(
     {
@@ -155,6 +155,21 @@ def note_server_message(model: ClientModel, actions: Actions, msg: m.ServerMessa
         place = model.my_place
         text = f"{msg.name} is over" + (f": you finished in place {place}" if place else "")
         ui.say(text, Tone.INFO, None)
+
+
+def turn_bell(model: ClientModel, ui: UiState, msg: m.ServerMessage) -> bool:
+    """Whether this message should ring the terminal bell: a ``your_turn`` for a decision
+    not rung for yet. The server sends the same turn again after a lost line (a resync),
+    and that must not ring a second time; the key is the table, hand, street and how many
+    actions the hand has had."""
+    if not isinstance(msg, m.YourTurn):
+        return False
+    t = model.table
+    key = (msg.table, msg.hand_no, str(t.street) if t is not None else "", len(t.actions) if t is not None else 0)
+    if key == ui.rung_for:
+        return False
+    ui.rung_for = key
+    return True
 
 
 def run_pre_action(model: ClientModel, actions: Actions, msg: m.ServerMessage) -> None:

@@ -106,6 +106,7 @@ class UiState:
     server_label: str = ""  # "host:port", for the connecting and refused screens
     frozen_at: float | None = None  # when the connection went down: the clocks stop there
     last_heard: float | None = None  # when the server's last line came (None: not tracked)
+    rung_for: tuple[int, int, str, int] | None = None  # the decision the bell last rang for
     lobby_scroll: int = 0  # first row of players the lobby shows
 
     def history_hand(self, count: int) -> int:

@@ -18,7 +18,7 @@ import trio.testing
 from client import cli
 from client.model import ClientModel, ConnectionState
 from client.session import ClientSession
-from client.tui.app import note_server_message
+from client.tui.app import note_server_message, turn_bell
 from client.tui.canvas import plain
 from client.tui.director import DirectorInputError, parse_command
 from client.tui.layout import render_terminal
@@ -402,3 +402,18 @@ def test_4_the_terminal_client_pings_every_second_and_gives_up_after_ten_silent_
     assert cli.LIVENESS_PING_SECONDS <= 1.0 and cli.LIVENESS_IDLE_SECONDS <= 10.0
     source = inspect.getsource(cli.Client._sessions)
     assert "ping_interval=LIVENESS_PING_SECONDS" in source and "idle_timeout=LIVENESS_IDLE_SECONDS" in source
+
+
+def test_3_the_bell_rings_once_for_a_turn_not_again_when_the_server_sends_it_again() -> None:
+    model = scenes.preflop()
+    ui = UiState()
+    turn = scenes.your_turn(scenes.FACING_RAISE)
+    assert turn_bell(model, ui, turn)
+    model.apply(turn, NOW + 1)  # the same turn again (after a lost line)
+    assert not turn_bell(model, ui, turn)
+    assert not turn_bell(model, ui, m.Turn(table=1, hand_no=17, seat=0, player_id=1, deadline_ms=0,
+                                           time_bank_ms=60_000))
+    model.apply(m.Action(table=1, hand_no=17, seat=0, action="call", amount=300, to=300, all_in=False,
+                         automatic=False), NOW + 2)
+    model.apply(m.Board(table=1, hand_no=17, street="flop", cards=("2c", "7d", "9h"), board=("2c", "7d", "9h")), NOW + 3)
+    assert turn_bell(model, ui, scenes.your_turn(scenes.CHECK_OR_BET))  # the next decision rings

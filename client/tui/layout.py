@@ -38,8 +38,8 @@ MAX_MESSAGE_LINES = 6
 
 def message_room(total_height: int) -> int:
     """How many lines a message may take in a terminal ``total_height`` rows high: what
-    the table can spare above its minimum, at least two, at most ``MAX_MESSAGE_LINES``."""
-    return max(2, min(MAX_MESSAGE_LINES, total_height - MIN_HEIGHT))
+    the table can spare above its minimum, at least one, at most ``MAX_MESSAGE_LINES``."""
+    return max(1, min(MAX_MESSAGE_LINES, total_height - MIN_HEIGHT))
 
 
 def message_lines(model: ClientModel, ui: UiState, width: int, total_height: int, now: float) -> Lines:
@@ -47,7 +47,7 @@ def message_lines(model: ClientModel, ui: UiState, width: int, total_height: int
     none), else the status (at least one line)."""
     room = message_room(total_height)
     if ui.input_mode is not None:
-        return typing_notice(ui, width, now, room - 1)
+        return typing_notice(ui, width, now, max(1, room - 1))
     return render_status(model, ui, width, now, room)
 
 

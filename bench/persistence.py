@@ -102,12 +102,10 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
     config = ServerConfig(
         db=db, host="127.0.0.1", port=0, start_at=players, no_deadline=True, seats=SEATS,
         starting_stack=10_000_000, schedule=((1, 2),), level_minutes=10_000.0,
-        action_clock=30, time_bank=30, hand_pause=0.0,
+        action_clock=30, time_bank=30, hand_pause=0.0, synchronous=synchronous.lower(),
     )
     server = open_server(config)
     store = server.store
-    if store is not None:
-        store._conn.execute(f"PRAGMA synchronous={synchronous}")
     counter = Counter()
 
     class Counting(Watcher):
@@ -129,13 +127,13 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
                 while server.tournament.hands_dealt < tables:
                     await trio.sleep(0.01)
             await trio.sleep(warmup)
-            before = (store.commits, store.records, store.write_seconds) if store is not None else (0, 0, 0.0)
+            before = _store_counts(store)
             counter.counting = True
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             await trio.sleep(seconds)
             counter.counting = False
-            elapsed = time.perf_counter() - t0
-            after = (store.commits, store.records, store.write_seconds) if store is not None else (0, 0, 0.0)
+            elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            after = _store_counts(store)
             if bots is not None:
                 bots.kill()
             nursery.cancel_scope.cancel()
@@ -146,12 +144,26 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
         if store is not None:
             store.close()
     commits = after[0] - before[0]
+    flushes = after[3] - before[3]
     return {
         "rate": counter.actions / elapsed,
+        # The server's CPU (its process: the event loop and the writer thread; the bots are
+        # another process) per action: what the code costs, whatever the machine's load.
+        "cpu_us": 1e6 * cpu / max(1, counter.actions),
         "commits": commits / elapsed,
         "records": (after[1] - before[1]) / max(1, commits),
         "commit_ms": 1000 * (after[2] - before[2]) / max(1, commits),
+        # What waits for the disk: with FULL, one flush of the WAL for every commit made
+        # since the last one (the event loop commits, the writer thread flushes).
+        "flushes": flushes / elapsed,
+        "flush_ms": 1000 * (after[4] - before[4]) / max(1, flushes),
     }
+
+
+def _store_counts(store: Any) -> tuple[int, int, float, int, float]:
+    if store is None:
+        return (0, 0, 0.0, 0, 0.0)
+    return (store.commits, store.records, store.write_seconds, store.flushes, store.flush_seconds)
 
 
 def _rates(runs: list[dict[str, float]]) -> str:
@@ -224,32 +236,36 @@ def main() -> int:
                         floors.append((before + flush_ms(Path(tmp))) / 2)
             off = statistics.median(x["rate"] for x in runs["off"])
             load = os.getloadavg()
+            off_cpu = statistics.median(x["cpu_us"] for x in runs["off"])
             print(f"  {tables} table(s), {SEATS * tables} bots (load average {load[0]:.2f}): persistence off "
-                  f"{off:7.0f} actions/s (runs {_rates(runs['off'])})")
+                  f"{off:7.0f} actions/s, server CPU {off_cpu:4.0f} us per action (runs {_rates(runs['off'])})")
             for sync in ("FULL", "NORMAL"):
                 xs = runs[sync]
                 rate = statistics.median(x["rate"] for x in xs)
                 cost = 1 - rate / off
                 if tables > 1:
                     worst[sync] = max(worst.get(sync, 0.0), cost)
+                cpu = statistics.median(x["cpu_us"] for x in xs)
+                print(f"    synchronous={sync:<6} server CPU {cpu:4.0f} us per action, {cpu / off_cpu:.2f}x off's")
                 print(f"    synchronous={sync:<6} {rate:7.0f} actions/s  ratio {rate / off:.2f}  "
                       f"logging costs {cost:6.1%}  | {statistics.median(x['commits'] for x in xs):5.0f} commits/s, "
                       f"{statistics.median(x['records'] for x in xs):4.1f} rows and "
-                      f"{statistics.median(x['commit_ms'] for x in xs):5.2f} ms per commit "
-                      f"(runs {_rates(xs)})")
+                      f"{statistics.median(x['commit_ms'] for x in xs):5.2f} ms per commit, "
+                      f"{statistics.median(x['flushes'] for x in xs):5.0f} flushes/s of "
+                      f"{statistics.median(x['flush_ms'] for x in xs):5.2f} ms (runs {_rates(xs)})")
             # The floor: the disk's flush time per commit, measured beside each FULL trial.
             # One table's commits come one after another (store, then send, then the next
             # action), so its commits per second cannot pass 1000 / flush ms, and its best
             # possible rate is the rate without a database with one flush added per commit.
-            near = [x["commits"] * f / 1000 for x, f in zip(runs["FULL"], floors, strict=True)]
-            best = [1 / (1 / o["rate"] + x["commits"] / x["rate"] * f / 1000)
+            near = [x["flushes"] * f / 1000 for x, f in zip(runs["FULL"], floors, strict=True)]
+            best = [1 / (1 / o["rate"] + x["flushes"] / x["rate"] * f / 1000)
                     for o, x, f in zip(runs["off"], runs["FULL"], floors, strict=True)]
             reach = [x["rate"] / b for x, b in zip(runs["FULL"], best, strict=True)]
             print(f"    flush time per commit (the fsync floor) {statistics.median(floors):.2f} ms "
                   f"(runs {', '.join(f'{f:.2f}' for f in floors)}): at most "
                   f"{1000 / statistics.median(floors):.0f} commits/s one after another")
             if tables == 1:
-                print(f"    one table's commits / the floor's: median {statistics.median(near):.0%} "
+                print(f"    one table's flushes / the floor's: median {statistics.median(near):.0%} "
                       f"(runs {', '.join(f'{x:.0%}' for x in near)})")
                 print(f"    one table's actions / the best possible (off's time per action + one flush per "
                       f"commit; runs {', '.join(f'{b:.0f}' for b in best)}/s): median {statistics.median(reach):.0%} "

@@ -26,7 +26,6 @@ import fcntl
 import json
 import logging
 import os
-import queue
 import re
 import sqlite3
 import sys
@@ -234,8 +233,15 @@ def statements(records: list[Record]) -> list[tuple[str, tuple[Any, ...]]]:
     return out
 
 
+CHECKPOINT_COMMITS = 250
+"""Commits between two checkpoints. A commit of a table's action writes a few pages, so
+this is about SQLite's own automatic checkpoint (1,000 pages), which is off: it would run
+in the event loop, with two syncs. The writer thread checkpoints instead."""
+
+
 class Ticket:
-    """A submitted batch; ``await ticket.wait()`` returns once it is committed."""
+    """A submitted batch; ``await ticket.wait()`` returns once it is committed (with FULL,
+    once the commit is flushed to the disk)."""
 
     def __init__(self) -> None:
         self._done = trio.Event()
@@ -252,31 +258,60 @@ def _release(tickets: list[Ticket]) -> None:
         ticket._done.set()
 
 
+Batch = list[tuple[list[Record], Ticket]]
+
+
 class Store:
-    """The writer thread and the read side. Reads use their own connection (WAL readers)."""
+    """The commit path and the read side. Reads use their own connections (WAL readers).
+
+    Once ``start``ed (the server), a commit is made by the event loop itself: the rows of
+    every table that asks in one loop step go in one transaction, appended to the WAL in
+    the OS's cache with no sync (SQLite's NORMAL), which takes tens of microseconds and
+    no thread hop. SQLite's FULL is exactly that plus a sync of the WAL after the commit,
+    and that sync is the writer thread's job: woken once for everything committed since its
+    last flush, it syncs the WAL and wakes the event loop once for all the tables whose
+    rows it holds. Nobody's ticket is released before its rows are committed and, with
+    FULL, on the disk: store, then send. The thread also checkpoints (the event loop never
+    waits for the disk), and while it uses the connection the loop hands it the rows to
+    commit instead, in order.
+    """
 
     def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
-        """``synchronous``: FULL (the default) fsyncs every commit, so a committed action
-        survives a power cut too; NORMAL survives kill -9 of the server but may lose the
-        last commits (never the file's consistency) in a power cut or OS crash
-        (docs/hosting.md). ``bench/persistence.py`` measures both."""
+        """``synchronous``: FULL (the default) flushes every commit to the disk before it
+        counts as stored, so a committed action survives a power cut too; NORMAL survives
+        kill -9 of the server but may lose the last commits (never the file's consistency)
+        in a power cut or OS crash (docs/hosting.md). ``bench/persistence.py`` measures both."""
         if synchronous.upper() not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = Path(path)
+        self.synchronous = synchronous.upper()
         self._lock_fd = lock_database(self.path)
         try:
             self._conn = open_connection(self.path, create=True)
-            self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._conn.execute(f"PRAGMA synchronous={self.synchronous}")
         except BaseException:
             os.close(self._lock_fd)
             raise
-        self._queue: queue.SimpleQueue[tuple[list[Record], Ticket] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._token: trio.lowlevel.TrioToken | None = None
+        # Who uses the connection now: the event loop's commit or the writer thread (it
+        # takes rows from ``_queued`` only while holding it, so the order is kept).
+        self._conn_lock = threading.Lock()
+        self._work = threading.Condition(threading.Lock())  # guards the three below
+        self._queued: Batch = []  # rows for the thread to commit (the connection was busy)
+        self._unflushed: list[Ticket] = []  # committed by the loop, waiting for the next flush
+        self._stopping = False
+        self._pending: Batch = []  # rows of this loop step, for its one commit (loop only)
+        self._committing = False  # a task will commit ``_pending`` at the end of the step
+        self._since_checkpoint = 0
+        self._wal_fd = -1
         self.failed: str | None = None
         self.commits = 0
         self.records = 0
         self.write_seconds = 0.0  # time spent writing and committing (where the time goes)
+        self.flushes = 0  # syncs of the WAL by the writer thread (FULL)
+        self.flush_seconds = 0.0
+        self.checkpoints = 0  # by the writer thread (and one at the start)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -284,23 +319,40 @@ class Store:
         """Start the writer thread; call from inside ``trio.run``."""
         self._token = trio.lowlevel.current_trio_token()
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+        # From now on the loop commits without a sync and the thread syncs (FULL) and
+        # checkpoints; the first checkpoint here also makes sure the WAL file exists.
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpoint()
+        self._wal_fd = os.open(self._wal_path(), os.O_RDONLY)
         self._thread = threading.Thread(target=self._writer, name="hickory-store", daemon=True)
         self._thread.start()
 
     def close(self) -> None:
         if self._thread is not None:
-            self._queue.put(None)
+            if self._pending:  # rows nobody awaited (the run ended first): commit them too
+                self._hand_over(self._pending)
+                self._pending = []
+            with self._work:
+                self._stopping = True
+                self._work.notify()
             self._thread.join()
             self._thread = None
+        if self._wal_fd >= 0:
+            os.close(self._wal_fd)
+            self._wal_fd = -1
         self._conn.close()
         if self._lock_fd >= 0:
             os.close(self._lock_fd)  # after the connection: closing it drops SQLite's own locks
             self._lock_fd = -1
 
+    def _wal_path(self) -> str:
+        return f"{self.path}-wal"
+
     # -- writing ------------------------------------------------------------------------
 
     def submit(self, records: list[Record]) -> Ticket:
-        """Queue records to commit, in submission order. Never blocks."""
+        """Queue records to commit, in submission order. Never blocks on the disk."""
         ticket = Ticket()
         if self.failed is not None:
             ticket.error = self.failed
@@ -310,39 +362,138 @@ class Store:
             self._write_batch([(records, ticket)])
             ticket._done.set()
             return ticket
-        self._queue.put((records, ticket))
+        self._pending.append((records, ticket))
+        if not self._committing:  # nobody commits at the end of this step: commit now
+            self._commit_pending()
         return ticket
 
     async def write(self, records: list[Record]) -> None:
-        await self.submit(records).wait()
+        """Commit ``records`` and wait until they are stored. Every task that writes in
+        the same loop step shares one commit: the first one lets the others run, then
+        commits all their rows."""
+        if self._thread is None or self.failed is not None:
+            await self.submit(records).wait()
+            return
+        ticket = Ticket()
+        self._pending.append((records, ticket))
+        if not self._committing:
+            self._committing = True
+            try:
+                await trio.lowlevel.cancel_shielded_checkpoint()
+            finally:
+                self._committing = False
+            self._commit_pending()
+        await ticket.wait()
 
     def write_now(self, records: list[Record]) -> None:
         """Synchronous write for start-up and tools (no event loop involved)."""
-        self._write_batch([(records, Ticket())])
+        with self._conn_lock:
+            ok = self._write_batch([(records, Ticket())])
+        if ok and self._thread is not None and self.synchronous == "FULL":
+            self._flush()
+
+    def _commit_pending(self) -> None:
+        """The event loop's commit of this step's rows (no sync, no thread hop), unless the
+        writer thread has the connection or rows queued before these: then it gets them."""
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        if not self._conn_lock.acquire(blocking=False):
+            self._hand_over(batch)
+            return
+        try:
+            if self._queued:  # the thread has rows from before these: after them, in order
+                self._hand_over(batch)
+                return
+            ok = self._write_batch(batch)
+        finally:
+            self._conn_lock.release()
+        self._since_checkpoint += 1
+        tickets = [ticket for _, ticket in batch]
+        if ok and self.synchronous == "FULL":
+            with self._work:  # one wake-up of the thread for all that it finds when it runs
+                self._unflushed += tickets
+                self._work.notify()
+            return
+        _release(tickets)  # NORMAL: committed is stored (or it failed: the error is set)
+        if self._since_checkpoint >= CHECKPOINT_COMMITS:
+            with self._work:
+                self._work.notify()
+
+    def _hand_over(self, batch: Batch) -> None:
+        with self._work:
+            self._queued += batch
+            self._work.notify()
 
     def _writer(self) -> None:
+        """The writer thread: commits what was handed over, flushes what the loop
+        committed (FULL), checkpoints; wakes the event loop once per round for all of it."""
         while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            while True:  # group commit: take everything already queued
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)
-                    break
-                batch.append(more)
-            self._write_batch(batch)
-            assert self._token is not None
-            try:  # one wake-up of the event loop for the whole commit
-                self._token.run_sync_soon(_release, [ticket for _, ticket in batch])
-            except trio.RunFinishedError:
+            with self._work:
+                while not (self._queued or self._unflushed or self._stopping
+                           or self._since_checkpoint >= CHECKPOINT_COMMITS):
+                    self._work.wait()
+                stopping = self._stopping
+                done, self._unflushed = self._unflushed, []
+            if self._queued or self._since_checkpoint >= CHECKPOINT_COMMITS:
+                with self._conn_lock:
+                    with self._work:
+                        queued, self._queued = self._queued, []
+                    if queued:
+                        self._write_batch(queued)
+                        self._since_checkpoint += 1
+                        done += [ticket for _, ticket in queued]
+                    if self._since_checkpoint >= CHECKPOINT_COMMITS and self.failed is None:
+                        self._checkpoint()
+            if done and self.synchronous == "FULL" and self.failed is None:
+                self._flush()
+            if self.failed is not None:
+                for ticket in done:
+                    ticket.error = self.failed
+            if done:
+                assert self._token is not None
+                try:  # one wake-up of the event loop for every table released now
+                    self._token.run_sync_soon(_release, done)
+                except trio.RunFinishedError:
+                    return
+            if stopping and not self._queued and not self._unflushed:
                 return
 
-    def _write_batch(self, batch: list[tuple[list[Record], Ticket]]) -> None:
+    def _flush(self) -> None:
+        """Sync the WAL: every commit made before this call is then on the disk."""
+        started = time.perf_counter()
+        try:
+            os.fdatasync(self._wal_fd)
+        except OSError as exc:
+            self._fail(f"the database could not be flushed to the disk ({exc.strerror})")
+            return
+        self.flushes += 1
+        self.flush_seconds += time.perf_counter() - started
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the database (SQLite syncs both), then start the WAL over with
+        a write that changes nothing: the first write after a checkpoint syncs the WAL's new
+        header, and that wait is this thread's, not the event loop's. Holds the connection."""
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            self._fail(f"the database could not be written ({exc}); the game is paused")
+            return
+        self._since_checkpoint = 0
+        self.checkpoints += 1
+        if self._wal_fd >= 0 and os.fstat(self._wal_fd).st_ino != os.stat(self._wal_path()).st_ino:
+            os.close(self._wal_fd)  # the WAL is a new file: flush that one
+            self._wal_fd = os.open(self._wal_path(), os.O_RDONLY)
+
+    def _fail(self, message: str) -> None:
+        if self.failed is None:
+            self.failed = f"{message}; the game is paused" if "paused" not in message else message
+            log.error("%s", self.failed)
+
+    def _write_batch(self, batch: Batch) -> bool:
+        """One transaction for the rows of ``batch``; False (and every ticket's error set)
+        if it failed. The caller holds the connection (or nothing else runs)."""
         started = time.perf_counter()
         records = [r for rs, _ in batch for r in rs]
         try:
@@ -353,15 +504,16 @@ class Store:
             self._conn.execute("COMMIT")
             self.commits += 1
             self.write_seconds += time.perf_counter() - started
+            return True
         except sqlite3.Error as exc:
             try:
                 self._conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            self.failed = f"the database could not be written ({exc}); the game is paused"
-            log.error("%s", self.failed)
+            self._fail(f"the database could not be written ({exc}); the game is paused")
             for _, ticket in batch:
                 ticket.error = self.failed
+            return False
 
     # -- reading ------------------------------------------------------------------------
 

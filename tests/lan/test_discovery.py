@@ -58,6 +58,19 @@ def browse_in(ns: str, pyz: Path, seconds: float = 2.0) -> list[dict[str, object
     return found
 
 
+WATCH = """
+import sys, time
+sys.path.insert(0, {pyz!r})
+from zeroconf import ServiceBrowser, ServiceStateChange, Zeroconf
+def changed(zeroconf, service_type, name, state_change):
+    print("added" if state_change is ServiceStateChange.Added else
+          "removed" if state_change is ServiceStateChange.Removed else "updated", flush=True)
+zc = Zeroconf()
+ServiceBrowser(zc, "_hickory._tcp.local.", handlers=[changed])
+time.sleep(60)
+"""
+
+
 async def browse_until(ns: str, pyz: Path, done: Callable[[list[dict[str, object]]], bool]
                        ) -> list[dict[str, object]]:
     """Browse again until ``done`` says so (a loaded machine may miss an answer once)."""
@@ -106,9 +119,28 @@ async def test_announced_found_joined_by_auto_and_counted_then_gone(tmp_path: Pa
                 await bots.stdin.aclose()
                 with trio.fail_after(15):
                     await bots.wait()
-            proc.terminate()
-            with trio.fail_after(15):
-                await proc.wait()
+            # A browser that saw it when it stops hears its goodbye at once (without one it
+            # would keep the server for the records' lifetime, two minutes and more).
+            watcher = await trio.lowlevel.open_process(
+                inside(ns, sys.executable, "-I", "-S", "-c", WATCH.format(pyz=str(pyz))),
+                cwd="/", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            try:
+                assert watcher.stdout is not None
+                heard = b""
+                with trio.fail_after(30):
+                    while b"added" not in heard:
+                        heard += await watcher.stdout.receive_some(1024)
+                proc.terminate()
+                with trio.fail_after(15):
+                    await proc.wait()
+                with trio.fail_after(10):
+                    while b"removed" not in heard:
+                        chunk = await watcher.stdout.receive_some(1024)
+                        assert chunk, heard
+                        heard += chunk
+            finally:
+                watcher.kill()
+                await watcher.wait()
         # Stopped: nothing answers for it any more.
         assert await trio.to_thread.run_sync(browse_in, ns, pyz) == []
 

@@ -8,16 +8,15 @@ Design (see docs/architecture.md, "Persistence"):
 - ``hands`` and ``hand_events`` keep each hand's events for recall (history requests,
   exports, PHH); ``audit`` the director's log; ``chat`` the chat.
 - Store, then send: a table submits its records and waits for the commit before any
-  client sees the effect. One writer thread owns the connection and commits everything
-  queued in one transaction (group commit), so a slow disk delays only the tables waiting
-  on it, never the event loop. A table waits for the first commit that holds its rows;
-  the writer starts the next commit as soon as the last one is done if rows are waiting.
+  client sees the effect. The event loop itself commits (the rows of every table that asks
+  in one loop step in one transaction, appended to the WAL without a sync: no thread hop);
+  one writer thread syncs the WAL for FULL, checkpoints, and commits what is handed to it
+  while it holds the connection, so a slow disk delays only the tables waiting on it, never
+  the event loop (``Store``'s docstring has the details).
 - The commit path does each thing once: the rows of one statement go in one multi-row
-  ``INSERT`` (each SQLite call releases the GIL and the writer then has to win it back
-  from the event loop: per row, that wait cost more than the fsync), and one wake-up per
-  commit tells the event loop which tables may go on.
-- WAL with ``synchronous=FULL``: a commit is fsynced, so what was committed survives
-  kill -9 and a power cut (docs/hosting.md).
+  ``INSERT``, and one wake-up per flush tells the event loop which tables may go on.
+- WAL with ``synchronous=FULL``: a commit is synced to the disk before it counts, so what
+  was committed survives kill -9 and a power cut (docs/hosting.md).
 """
 
 from __future__ import annotations

@@ -60,6 +60,11 @@ async def run_server(server: Server, *, print_banner: bool = True) -> None:
                 serve_clock, server, config.host, config.clock_port, extra_routes=share_routes(share, join)))
         if config.share_client is not None:
             share_port = await nursery.start(serve_share, share, join, config.host, config.share_client)
+        if share_port is not None and config.host not in ("127.0.0.1", "::1", "localhost"):
+            # On a LAN, built now (in a child process), so the first player's download does
+            # not wait for it: seconds of compiling, and pip gives up after 15 s without data.
+            # On loopback (tests, make play) only when someone asks.
+            nursery.start_soon(share.bundle)
         announced = None
         if should_announce(config):
             from server.discovery import announce  # zeroconf loads only when announcing

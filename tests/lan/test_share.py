@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # No package index anywhere: a closed port on loopback, and no config file to name another.
 NO_INDEX = {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_CONFIG_FILE": os.devnull,
             "PIP_NO_CACHE_DIR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_RETRIES": "0",
-            "PIP_TIMEOUT": "2"}
+            "PIP_TIMEOUT": "60"}
 
 
 def get(url: str) -> bytes:

@@ -147,6 +147,12 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
         never = f"the bot's game has {n} players and the tables seat {seats}"
     elif not matching:
         never = f"no blind level from now on is {small}/{big} (the levels: {_levels_text(lobby.schedule, start)})"
+    elif matching[0] != start:
+        # By the time the blinds are the game's, hands have moved the chips: a hand would
+        # have the game's stacks only by chance.
+        never = (f"the blinds are {small}/{big} only from level {matching[0] + 1} (now level {start + 1}); "
+                 "by then the stacks have moved, and a hand would be shown only if, by chance, every stack "
+                 f"at the table came to be exactly {' '.join(map(str, bot.stacks))}")
     elif not alive:
         lines.append("nobody has joined yet: the starting stack is not known, so the stacks are not checked")
     elif lobby.state == "registering":
@@ -184,6 +190,8 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
         lines.append(f"verdict: no hand can be shown to this bot: {never}. Use --bot-cmd: it gives the bot "
                      "a game file with each hand's own stacks and blinds")
     else:
-        lines.append("verdict: hands are shown only when they match the game file exactly (see above); "
-                     "--bot-cmd shows every hand")
+        lines.append("verdict: the first hands can be shown (their stacks and blinds are the game file's"
+                     + ("" if alive else ", if the starting stack is") + "); after them a hand is shown only "
+                     "when it happens to match the game file exactly, and every other hand is played for the "
+                     "bot. --bot-cmd shows every hand")
     return Fit(possible=never is None, never=never, lines=tuple(lines))

@@ -152,7 +152,8 @@ async def test_check_and_the_refusal_at_start(tmp_path: Path) -> None:
     assert refused.returncode == 2, refused
     assert "not started" in refused.stderr and "--bot-cmd" in refused.stderr, refused.stderr
     assert players == 1, "the refused bridge took no seat"
-    assert good.returncode == 0 and "verdict: hands are shown only when" in good.stdout, good.stdout
+    assert good.returncode == 0 and "verdict: the first hands can be shown" in good.stdout, good.stdout
+    assert "from level 3" in check.stdout, "50/100 comes at level 3 of 10/20 20/40 50/100: only by chance"
 
 
 def test_one_connection_without_a_game_file_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -264,6 +264,13 @@ def main() -> int:
             print(f"    flush time per commit (the fsync floor) {statistics.median(floors):.2f} ms "
                   f"(runs {', '.join(f'{f:.2f}' for f in floors)}): at most "
                   f"{1000 / statistics.median(floors):.0f} commits/s one after another")
+            # The same bound with the server's own flushes (its WAL, timed by the writer
+            # thread in the trial itself), which may differ from a fresh file's.
+            own = [x["rate"] / (1 / (1 / o["rate"] + x["flushes"] / x["rate"] * x["flush_ms"] / 1000))
+                   for o, x in zip(runs["off"], runs["FULL"], strict=True)]
+            print(f"    the server's own flushes: {statistics.median(x['flush_ms'] for x in runs['FULL']):.2f} ms; "
+                  f"actions / (off's time per action + its own flush time per action): median "
+                  f"{statistics.median(own):.0%} (runs {', '.join(f'{x:.0%}' for x in own)})")
             if tables == 1:
                 print(f"    one table's flushes / the floor's: median {statistics.median(near):.0%} "
                       f"(runs {', '.join(f'{x:.0%}' for x in near)})")

@@ -164,7 +164,7 @@ class Night:
                         await self.player(name, version, resume=True)
                         return
                     await raw.send(choose(msg, rng))
-                elif isinstance(msg, (m.TournamentFinished, m.ServerGoodbye)):
+                elif isinstance(msg, m.ServerGoodbye):
                     return
         except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
             raw.eof = True

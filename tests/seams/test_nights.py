@@ -25,6 +25,6 @@ def test_generated_nights_keep_every_picture_true_and_deal_everyone_in(shard: in
         result = trio.run(run_night, seed, clock=quiet_clock())
         assert not result.mismatches, f"night {seed} ({', '.join(result.commands)}):\n" + "\n".join(result.mismatches)
         assert not result.stuck, f"night {seed}: " + "; ".join(result.stuck)
-        assert result.checks > 10 and result.hands > 0, result
+        assert result.checks > 0 and result.hands > 0, result
         hands += result.hands
     assert hands > 0

@@ -126,6 +126,16 @@ def _levels_text(levels: Sequence[m.ScheduleLevel], start: int) -> str:
     return " ".join(shown) + (" ..." if len(levels) > start + 8 else "")
 
 
+def _first_table_sizes(lobby: m.Lobby, seats: int | None) -> set[int]:
+    """How many players the first hands have at a table (empty: not known): the players
+    the tournament starts with, balanced over the fewest tables that seat them."""
+    if lobby.state != "registering" or lobby.start_players is None or seats is None:
+        return set()
+    players = lobby.start_players
+    tables = -(-players // seats)
+    return {players // tables, -(-players // tables)}
+
+
 def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
     """Whether a bot running with ``bot`` can be shown hands of the tournament in ``lobby``."""
     rules = lobby.rules
@@ -153,6 +163,10 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
         never = (f"the blinds are {small}/{big} only from level {matching[0] + 1} (now level {start + 1}); "
                  "by then the stacks have moved, and a hand would be shown only if, by chance, every stack "
                  f"at the table came to be exactly {' '.join(map(str, bot.stacks))}")
+    elif (sizes := _first_table_sizes(lobby, seats)) and n not in sizes:
+        never = (f"the bot's game has {n} players and the tournament's first hands have "
+                 f"{' or '.join(map(str, sorted(sizes)))} at a table; a hand of {n} comes only as players are "
+                 "knocked out, when the stacks have moved, and would be shown only by chance")
     elif not alive:
         lines.append("nobody has joined yet: the starting stack is not known, so the stacks are not checked")
     elif lobby.state == "registering":
@@ -172,7 +186,7 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
                      "be exactly those")
     levels = ", ".join(str(i + 1) for i in matching) or "none"
     lines.append(f"- players: only hands with exactly {n} dealt in are shown"
-                 + (f" (tables seat {seats}: hands with {'more' if seats > n else 'other'} players are played for the bot)"
+                 + (f" (tables seat {seats}: hands with other numbers of players are played for the bot)"
                     if seats is not None and seats != n else ""))
     lines.append(f"- blinds: only hands at {small}/{big} (levels {levels}), and not when a blind is short (all in)")
     lines.append(f"- stacks: only hands where every position's stack before the blinds is exactly "
@@ -180,10 +194,14 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
     lines.append("- every other hand is played for the bot (check, or fold when there is a bet) and the bot sees "
                  "nothing of it; the bridge names each one")
     if rules is not None and rules.ruleset == "hickory":
-        lines.append("- adjusted in the hands shown (ruleset hickory): a raise that adds less than the largest "
-                     "raise of the round (Hickory allows any raise of at least the big blind) is shown as ACPC's "
-                     "minimum raise, up to that player's stack: the bot sees that raise larger, by up to the size "
-                     "of the round's largest raise, than it was; --ruleset standard on the server avoids it")
+        lines.append("- adjusted in the hands shown (ruleset hickory): a raise that adds less than the round's "
+                     "last raise (Hickory allows any raise of at least the big blind) is shown as ACPC's "
+                     "minimum raise, up to that player's stack: the bot sees that raise larger than it was, by up "
+                     "to the round's last raise less the big blind; --ruleset standard on the server avoids it")
+    if rules is not None and rules.ruleset == "standard":
+        lines.append("- raises (ruleset standard): every raise is shown at its total; after a short all-in raise "
+                     "Hickory does not reopen the betting to players who have acted (ACPC does): a bot's raise "
+                     "there is played, and shown, as a call")
     lines.append("- adjusted in every ruleset: odd chips carried into a hand are not shown; a player Hickory does "
                  "not ask (nobody left to bet against) is shown with the check ACPC expects")
     if never is not None:

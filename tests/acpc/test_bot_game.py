@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from client.acpc.botgame import hand_differences, read_game_file
+from client.acpc.botgame import hand_differences, read_game_file, tournament_fit
 from client.acpc.bridge import Bridge
 from client.acpc.gamedef import GameDef
 from client.bot import Bot
 from poker import events as ev
+from protocol import messages as m
+from protocol.parts import LobbyPlayer, Rules, ScheduleLevel
 from tests.acpc.harness import RecordingServer, check_hands, tcp_player
 from tests.acpc.player import Player
 from tests.acpc.spec import Game
@@ -77,6 +79,38 @@ def test_a_hand_is_the_bots_only_with_every_number_the_same() -> None:
     other = GameDef(stacks=(1000, 990, 1010), blinds=(20, 40, 0), first_player=(2, 0, 0, 0))
     assert hand_differences(bot, other) == ["blinds 20/40, the bot's game has 10/20",
                                             "stacks 1000 990 1010, the bot's game has 1000 1000 1000"]
+
+
+def lobby(*, players: int, seats: int, chips: int, schedule: tuple[tuple[int, int], ...], ruleset: str = "hickory",
+          state: str = "registering") -> m.Lobby:
+    rules = Rules(rules_version=1, ruleset=ruleset, seats_per_table=seats, level_unit="hands", level_length=3,  # type: ignore[arg-type]
+                  action_seconds=30, time_bank_seconds=60, reconnect_grace_seconds=30, deadline=None,
+                  odd_chip="to the first player after the button", breaks=(), changes=())
+    return m.Lobby(name="t", state=state, level=None, next_level_in=None, next_level_unit="hands",  # type: ignore[arg-type]
+                   schedule=tuple(ScheduleLevel(small_blind=s, big_blind=b, hands=3) for s, b in schedule),
+                   players=tuple(LobbyPlayer(player_id=i, name=f"p{i}", chips=chips, table=None, seat=None,
+                                             status="waiting") for i in range(1, 3)),
+                   tables=(), deadline=None, start_players=players, rules=rules)
+
+
+def test_the_tournament_fit_names_what_cannot_be_shown() -> None:
+    """Each reason the one-connection mode refuses for, and a file that fits the first hands."""
+    two = read_game_file(HEADS_UP)  # 20000 chips, 50/100
+    first = lobby(players=9, seats=9, chips=20000, schedule=((50, 100), (100, 200)))
+    fit = tournament_fit(two, first)
+    assert fit.never is not None and "first hands have 9 at a table" in fit.never, fit.never
+    assert tournament_fit(two, lobby(players=2, seats=2, chips=20000, schedule=((50, 100),))).possible
+    assert "tables seat 2" in (tournament_fit(read_game_file(three_handed(20000, 50, 100)),
+                                              lobby(players=2, seats=2, chips=20000, schedule=((50, 100),))).never or "")
+    later = tournament_fit(two, lobby(players=2, seats=2, chips=20000, schedule=((10, 20), (50, 100))))
+    assert "only from level 2" in (later.never or "")
+    chips = tournament_fit(two, lobby(players=2, seats=2, chips=1500, schedule=((50, 100),)))
+    assert "every player starts with 1500" in (chips.never or "")
+    assert "no blind level" in (tournament_fit(two, lobby(players=2, seats=2, chips=20000, schedule=((10, 20),))).never or "")
+    standard = tournament_fit(two, lobby(players=2, seats=2, chips=20000, schedule=((50, 100),), ruleset="standard"))
+    assert any("ruleset standard" in line for line in standard.lines)
+    assert not any("ruleset hickory" in line for line in standard.lines)
+    assert any("last raise less the big blind" in line for line in fit.lines)  # the hickory ruleset's adjustment
 
 
 async def test_a_bot_that_trusts_its_game_file_sees_only_hands_of_that_game(autojump_clock: object) -> None:

@@ -404,9 +404,9 @@ from protocol import codec, jsontext
 from protocol.examples import CLIENT_EXAMPLES, SERVER_EXAMPLES
 assert jsontext.BACKEND == "json" and jsontext.loads_fast is None
 for msg in CLIENT_EXAMPLES:
-    assert codec.decode_client(codec.encode(msg, version=2)) == msg
+    assert codec.decode_client(codec.encode(msg, version=3)) == msg
 for msg in SERVER_EXAMPLES:
-    assert codec.decode_server(codec.encode(msg, version=2)) == msg
+    assert codec.decode_server(codec.encode(msg, version=3)) == msg
 try:
     codec.decode_client(b'{"type":"act","hand_no":1,"hand_no":2,"action":"fold"}')
 except codec.ProtocolError as exc:

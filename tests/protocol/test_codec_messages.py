@@ -91,7 +91,7 @@ def test_a_field_error_says_its_message() -> None:
     (b'{"type":7,"id":5}', errors.UNKNOWN_TYPE, '"type" must be a string, got an integer'),
     (b'{"type":"fly","id":5}', errors.UNKNOWN_TYPE, "unknown message type 'fly'"),
     (b'{"type":"join","version":9,"name":"Al","id":5}', errors.UNSUPPORTED_VERSION,
-     "protocol version 9 is not supported; supported versions: 1, 2"),
+     "protocol version 9 is not supported; supported versions: 1, 2, 3"),
     (b'{"type":"act","hand_no":1,"action":"bet","id":5}', errors.MISSING_FIELD, "amount is required for bet"),
 ])
 def test_a_refusal_says_what_was_wrong_and_keeps_the_request_id(line: bytes, code: str, message: str) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -102,6 +103,7 @@ class Bot:
             host, port, name=name, password=password, token=token,
             on_message=self._seen, model=self._new_model(), **session_options,  # type: ignore[arg-type]
         )
+        self._choose_token()
         self.place: int | None = None
         self.refused: str | None = None
         self.decisions = 0
@@ -133,6 +135,21 @@ class Bot:
             return None
         token = self.token_file.read_text().strip()
         return token or None
+
+    def _choose_token(self) -> None:
+        """A bot that keeps its token in a file and has none yet chooses it now and writes
+        it down before it joins (protocol version 2 lets the client choose): a server killed
+        right after storing the join then finds the bot resuming with that token on its
+        restart, instead of refusing it as "name taken" (or "registration is closed" after
+        the start) while its seat stays empty for the whole tournament."""
+        if self.token_file is None or self.session.model.me.token is not None:
+            return
+        token = secrets.token_urlsafe(24)
+        partial = self.token_file.with_name(self.token_file.name + ".new")
+        partial.write_text(token + "\n")
+        partial.replace(self.token_file)  # whole or not at all, even if killed right here
+        self._saved_token = token
+        self.session.chosen_token = token
 
     def _save_token(self) -> None:
         """Write the session's token to ``token_file`` once it is known (and again only if
@@ -242,6 +259,7 @@ class Bot:
                 self._host, self._port, name=self.name, password=self._password,
                 on_message=self._seen, model=self._new_model(), **self._session_options,  # type: ignore[arg-type]
             )
+            self._choose_token()
             place = await self._run_session()
         return place
 

@@ -247,7 +247,8 @@ class Ticket:
         self.error: str | None = None
 
     async def wait(self) -> None:
-        await self._done.wait()
+        if not self._done.is_set():  # (committed in this step, as with NORMAL: no second yield)
+            await self._done.wait()
         if self.error is not None:
             raise StoreError(self.error)
 

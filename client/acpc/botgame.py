@@ -188,7 +188,8 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
     lines.append(f"- players: only hands with exactly {n} dealt in are shown"
                  + (f" (tables seat {seats}: hands with other numbers of players are played for the bot)"
                     if seats is not None and seats != n else ""))
-    lines.append(f"- blinds: only hands at {small}/{big} (levels {levels}), and not when a blind is short (all in)")
+    lines.append(f"- blinds: only hands at {small}/{big} (level{'s' if len(matching) > 1 else ''} {levels}), "
+                 "and not when a blind is short (all in)")
     lines.append(f"- stacks: only hands where every position's stack before the blinds is exactly "
                  f"{' '.join(map(str, bot.stacks))} (stacks change every hand: after the first hand this is rare)")
     lines.append("- every other hand is played for the bot (check, or fold when there is a bet) and the bot sees "

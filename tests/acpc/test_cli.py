@@ -114,6 +114,7 @@ async def test_ctrl_c_stops_the_bridge_with_status_130_and_no_traceback(tmp_path
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "interrupted" in err
+    assert "ruleset is hickory" in err, "the note at start on Hickory's own ruleset"
     assert list((tmp_path / "tmp").iterdir()) == [], "the temporary folder of the hands' game files is removed"
 
 

@@ -192,6 +192,9 @@ def tournament_fit(bot: GameDef, lobby: m.Lobby) -> Fit:
                  "and not when a blind is short (all in)")
     lines.append(f"- stacks: only hands where every position's stack before the blinds is exactly "
                  f"{' '.join(map(str, bot.stacks))} (stacks change every hand: after the first hand this is rare)")
+    if rules is not None:
+        lines.append(f"- the clock: {rules.action_seconds} s a decision and a time bank of {rules.time_bank_seconds} s; "
+                     "a bot that needs longer to start loses the decisions that come before it connects")
     lines.append("- every other hand is played for the bot (check, or fold when there is a bet) and the bot sees "
                  "nothing of it; the bridge names each one")
     if rules is not None and rules.ruleset == "hickory":

@@ -111,6 +111,7 @@ def test_the_tournament_fit_names_what_cannot_be_shown() -> None:
     assert any("ruleset standard" in line for line in standard.lines)
     assert not any("ruleset hickory" in line for line in standard.lines)
     assert any("last raise less the big blind" in line for line in fit.lines)  # the hickory ruleset's adjustment
+    assert any("30 s a decision and a time bank of 60 s" in line for line in fit.lines)
 
 
 async def test_a_bot_that_trusts_its_game_file_sees_only_hands_of_that_game(autojump_clock: object) -> None:

@@ -16,8 +16,8 @@ async def bust_one(tb: Table, shovers: list[RawClient]) -> RawClient:
     one of the shovers is out; that player."""
     ids = {c.player_id for c in shovers}
     while True:
-        out = [c for c in shovers if c.find(lambda x: isinstance(x, m.PlayerStatus) and x.status == "eliminated"
-                                              and x.player_id == c.player_id)]
+        out = [c for c in shovers if c.find(lambda x, pid=c.player_id: isinstance(x, m.PlayerStatus)
+                                              and x.status == "eliminated" and x.player_id == pid)]
         if out:
             return out[0]
         c, turn = await tb.next_turn()
@@ -46,7 +46,7 @@ async def test_a_busted_player_is_offered_re_entry_and_sits_down_with_a_new_stac
         offer = await gone.seen(m.ReentryOffer)
         assert (offer.stack, offer.entry, offer.max_entries, offer.until_level) == (1000, 2, 2, None)
         await gone.send(m.Reenter(id=77))
-        ack = await gone.seen(m.Ack, lambda a: a.id == 77)
+        await gone.seen(m.Ack, lambda a: a.id == 77)
         snap = await gone.seen(m.TableSnapshot, lambda s: any(v.player_id == gone.player_id for v in s.seats))
         mine = next(v for v in snap.seats if v.player_id == gone.player_id)
         assert mine.stack == 1000 and snap.your_seat == mine.seat

@@ -17,8 +17,8 @@ from typing import Any
 import trio
 import trio.testing
 
-from client.bot import Bot
 import protocol.messages as m
+from client.bot import Bot
 from client.deckcheck import FAILED, OK, DeckLog, verify_entries
 from tests.server.harness import fast_config, running
 

@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("address", type=address_or_auto, metavar="HOST[:PORT]",
                    help=f"the Hickory server (port {DEFAULT_PORT} if not given), or auto: the one announced on this network")
-    p.add_argument("--name", help="the seat's name in the tournament (needed but with --check)")
+    p.add_argument("--name", help="the seat's name in the tournament (needed, except with --check)")
     p.add_argument("--password", help="the tournament password, if it has one")
     p.add_argument("--token-file", type=Path,
                    help="keep the session token here, so a restarted bridge resumes the seat")

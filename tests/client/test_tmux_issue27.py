@@ -66,3 +66,71 @@ def test_the_big_blind_ante_shows_in_the_header_the_log_and_the_rules(terminal: 
         assert "1:\u00a0100/200/200" in screen or "1: 100/200/200" in screen, screen
     finally:
         stop(proc)
+
+
+def director_says(port: int, *commands: object) -> None:
+    """The director's commands over a plain socket (version 3), each acknowledged."""
+    import socket
+
+    import protocol.messages as m
+    from protocol import codec
+
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        f = s.makefile("rwb")
+
+        def send(msg: object) -> None:
+            f.write(codec.encode(msg, 3) + b"\n")  # type: ignore[arg-type]
+            f.flush()
+
+        def until(pred: object) -> object:
+            while True:
+                msg = codec.decode_server(f.readline().rstrip(b"\n"), version=3)
+                if isinstance(msg, m.Error) and not msg.fatal and msg.id is not None:
+                    raise AssertionError(msg)
+                if pred(msg):  # type: ignore[operator]
+                    return msg
+
+        send(m.DirectorLogin(version=3, secret="s3cret"))
+        until(lambda x: isinstance(x, m.Welcome))
+        for i, cmd in enumerate(commands, start=1):
+            send(m.DirectorCommand(id=i, command=cmd))  # type: ignore[arg-type]
+            until(lambda x, i=i: isinstance(x, m.Ack) and x.id == i)
+
+
+def test_a_busted_player_is_asked_to_re_enter_and_gets_a_new_stack(terminal: Terminal, tmp_path: Path) -> None:
+    import protocol.messages as m
+
+    port, proc, _ = start_server(tmp_path, "--bots", "3", "--bot-strategy", "calling-station",
+                                 "--start-at", "4", "--action-clock", "60", "--starting-stack", "1000",
+                                 "--seats", "6", "--director-secret", "s3cret")
+    try:
+        terminal.start(client_command(port, tmp_path / "config", tmp_path / "client.err"))
+        terminal.wait_for("Hand #", timeout=60)
+        tester = 4  # joined last, after the three bots
+        director_says(port, m.LateRegistrationCommand(until_level=1, reason="friends on their way"),
+                      m.SetOptionsCommand(max_entries=2, reason="re-entry tonight"),
+                      m.AdjustChipsCommand(player_id=tester, chips=1, reason="a test: one chip left"))
+        # One chip: the tester is all in on a blind (or calls with it) until they bust.
+        deadline = time.monotonic() + 240
+        while "Re-enter for 1,000?" not in (screen := terminal.screen()):
+            assert "Traceback" not in screen and time.monotonic() < deadline, screen
+            if "Your turn" in screen:
+                terminal.keys("c")
+            time.sleep(POLL)
+        assert "y yes" in screen
+        terminal.keys("y")
+        screen = terminal.wait_for("re-entry asked", timeout=30)
+        # Seated again with the new stack: the tester's seat shows 1,000 (or what is left of it
+        # after a blind), and the standings list both entries.
+        terminal.wait_for(lambda s: "tester" in s and "Re-enter" not in s, timeout=30)
+        for _ in range(4):  # Tab moves the side panel on: Log, Chat, Standings
+            terminal.keys("Tab")
+            try:
+                terminal.wait_for("(entry 1)", timeout=5)
+                break
+            except AssertionError:
+                continue
+        screen = terminal.wait_for("(entry 1)", timeout=5)
+        assert "(entry 2)" in screen
+    finally:
+        stop(proc)

@@ -260,9 +260,9 @@ def test_a_taken_seat_or_a_missing_table_is_refused() -> None:
 def test_announcements_go_to_everyone_or_to_some() -> None:
     t = started(4)
     events = Director(t).announce(0.0, "Dinner at nine", reason="information")
-    assert Announcement(at=0.0, text="Dinner at nine", to=()) in events
+    assert Announcement(at=0.0, text="Dinner at nine", to=(), reason="information") in events
     events = Director(t).announce(1.0, "Please take your seat", to=["p02"], reason="late")
-    assert Announcement(at=1.0, text="Please take your seat", to=("p02",)) in events
+    assert Announcement(at=1.0, text="Please take your seat", to=("p02",), reason="late") in events
     assert audited(events, "announce").concerns == ("p02",)
 
 

@@ -56,7 +56,7 @@ def test_announcements_in_words_and_bounds() -> None:
     record, said = d.announce(1.0, "  Dinner at nine  ", to=["p02"])
     assert (record.action, record.reason, record.summary, record.concerns) == (
         "announce", "announcement", "Dinner at nine", ("p02",))
-    assert said == Announcement(at=1.0, text="Dinner at nine", to=("p02",))
+    assert said == Announcement(at=1.0, text="Dinner at nine", to=("p02",), reason="announcement")
     d.announce(2.0, "x" * MAX_ANNOUNCEMENT)  # the longest
     assert refused(d.announce, 3.0, "x" * (MAX_ANNOUNCEMENT + 1)) == (
         f"an announcement is at most {MAX_ANNOUNCEMENT} characters, not {MAX_ANNOUNCEMENT + 1}")

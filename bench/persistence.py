@@ -157,13 +157,18 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
         # since the last one (the event loop commits, the writer thread flushes).
         "flushes": flushes / elapsed,
         "flush_ms": 1000 * (after[4] - before[4]) / max(1, flushes),
+        # Besides the flush: the wait until the writer thread takes what the loop committed,
+        # and until the loop runs the release the thread asked for (per release).
+        "thread_wait_ms": 1000 * (after[5] - before[5]) / max(1, after[7] - before[7]),
+        "loop_wait_ms": 1000 * (after[6] - before[6]) / max(1, after[7] - before[7]),
     }
 
 
-def _store_counts(store: Any) -> tuple[int, int, float, int, float]:
+def _store_counts(store: Any) -> tuple[int, int, float, int, float, float, float, int]:
     if store is None:
-        return (0, 0, 0.0, 0, 0.0)
-    return (store.commits, store.records, store.write_seconds, store.flushes, store.flush_seconds)
+        return (0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0)
+    return (store.commits, store.records, store.write_seconds, store.flushes, store.flush_seconds,
+            store.thread_wait_seconds, store.loop_wait_seconds, store.releases)
 
 
 def _rates(runs: list[dict[str, float]]) -> str:
@@ -268,7 +273,10 @@ def main() -> int:
             # thread in the trial itself), which may differ from a fresh file's.
             own = [x["rate"] / (1 / (1 / o["rate"] + x["flushes"] / x["rate"] * x["flush_ms"] / 1000))
                    for o, x in zip(runs["off"], runs["FULL"], strict=True)]
-            print(f"    the server's own flushes: {statistics.median(x['flush_ms'] for x in runs['FULL']):.2f} ms; "
+            print(f"    the server's own flushes: {statistics.median(x['flush_ms'] for x in runs['FULL']):.2f} ms, "
+                  f"and per release the wait for the writer thread to take the commits "
+                  f"{statistics.median(x['thread_wait_ms'] for x in runs['FULL']):.3f} ms, for the event "
+                  f"loop to run the release {statistics.median(x['loop_wait_ms'] for x in runs['FULL']):.3f} ms; "
                   f"actions / (off's time per action + its own flush time per action): median "
                   f"{statistics.median(own):.0%} (runs {', '.join(f'{x:.0%}' for x in own)})")
             if tables == 1:

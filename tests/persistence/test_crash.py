@@ -230,14 +230,27 @@ async def test_sigterm_mid_hand_resumes_the_same_hand(tmp_path):
                     return all(b.sessions > sessions[b.name] for b in bots)
 
                 await wait_until(all_back, 30, "every bot to resume")
-                await trio.sleep(0.3)  # the snapshot follows the welcome
                 seated = [b for b in bots if b.seat is not None]
                 assert seated
+
+                def resumed_snapshot(bot: Bot, generation: int = generation) -> m.TableSnapshot | None:
+                    return next((s for g, resumed, s in bot.snapshots if g > generation and resumed), None)
+
+                # The snapshot follows the welcome: waited for, not slept for.
+                def all_snapshots(seated: list[Bot] = seated) -> bool:
+                    return all(resumed_snapshot(b) is not None for b in seated)
+
+                await wait_until(all_snapshots, 30, "every seated bot's snapshot after the resume")
                 for bot in seated:
-                    snap = next((s for g, resumed, s in bot.snapshots if g > generation and resumed), None)
+                    snap = resumed_snapshot(bot)
                     assert snap is not None, bot.name
                     # The same hand, resumed where it stopped (or just after, if play went on).
-                    assert snap.hand_no is None or snap.hand_no >= hand_no
+                    # Never None: a snapshot's hand_no is None only at a table where no hand
+                    # has finished and none is in progress; here hand ``hand_no`` is stored
+                    # in progress, so the restarted server either resumes it (hand_no) or
+                    # has finished it and maybe dealt more (>= hand_no). None, or a lower
+                    # number, would mean the hand was voided or lost in the restart.
+                    assert snap.hand_no is not None and snap.hand_no >= hand_no, (bot.name, snap.hand_no, hand_no)
                     if snap.hand_no == hand_no and snap.street is not None:
                         assert tuple(snap.board[:3]) == tuple(card_str(c) for c in board[:3])
             assert all(b.goodbyes >= 3 for b in bots), [b.goodbyes for b in bots]

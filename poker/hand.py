@@ -451,9 +451,6 @@ class Hand:
         self._next_card = 2 * n
         self._advance(after=self._position[self.big_blind_seat])
 
-    def _index(self, seat: int) -> int:
-        return self._position[seat]
-
     def _advance(self, *, after: int) -> None:
         """Find the next player to act, or close the round and move the hand on."""
         if self._live == 1:

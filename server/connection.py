@@ -74,10 +74,6 @@ class Flusher:
 FLUSHER: trio.lowlevel.RunVar[Flusher | None] = trio.lowlevel.RunVar("hickory_flusher")
 
 
-class ConnectionClosed(Exception):
-    """Raised to unwind a connection's tasks once it is closed."""
-
-
 class Connection:
     def __init__(
         self,

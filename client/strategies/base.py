@@ -159,10 +159,6 @@ class Situation:
         return 0
 
     @property
-    def raises_this_street(self) -> int:
-        return sum(1 for a in self.actions if a.street is self.street and a.kind in _AGGRESSIVE)
-
-    @property
     def acted_this_street(self) -> tuple[int, ...]:
         """Seats that have acted on this street, in order of their first action."""
         seen: list[int] = []

@@ -101,10 +101,6 @@ def log_style(line: str) -> str:
     return "class:log"
 
 
-def chat_texts(model: ClientModel) -> list[str]:
-    return [text for _, text in chat_lines(model)]
-
-
 def shown_text(text: str) -> str:
     """Chat text safe to draw: bidi controls and zero-width characters (Unicode format
     characters) are dropped, so a message cannot reorder or hide what the screen shows

@@ -7,12 +7,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import trio
+import trio.testing
 
 import protocol.messages as m
 from server.config import ServerConfig
 from server.recovery import open_server
 from server.store import Record
 from tests.persistence.harness import Bot, check_against_db, check_chips, check_hands, db_server
+from tests.server.rawclient import RawClient
 
 HAND_EVENTS = (m.HandStarted, m.BlindPosted, m.HoleCards, m.Action, m.Board, m.Showdown,
                m.PotAwarded, m.HandEnded, m.YourTurn)
@@ -46,13 +48,36 @@ async def test_a_full_disk_pauses_the_game_and_nothing_runs_ahead_of_the_databas
                 await trio.sleep(0.01)
         assert server.paused_for_store is not None and "full" in server.paused_for_store
         hands_then = server.tournament.hands_dealt
-        await trio.sleep(1.0)  # the game stays paused: no table goes on
+        inputs_then = sum(1 for _ in server.store.iter_inputs())
+        # The game stays paused: shown by state once the event loop has nothing left to
+        # run, not by time passing. A store that has failed refuses every write at once (no
+        # commit is left in its thread), so "every task blocked" means every table has
+        # stopped where it is and every line sent has been read by the bots. The wait is
+        # bounded: a game that runs on never goes idle, and the checks below then fail on
+        # what it sent.
+        with trio.move_on_after(10):
+            await trio.testing.wait_all_tasks_blocked(cushion=0.05)
+        # And the server is alive, not stuck: a new connection is answered (a spectator's
+        # welcome, a pong, the lobby), then the loop goes idle again.
+        probe = await RawClient.connect(fake.port)
+        with trio.fail_after(30):
+            await probe.spectate()
+            await probe.send(m.Ping(id=1, nonce="paused?"))
+            pong = await probe.recv_until(m.ServerPong)
+            assert pong.nonce == "paused?"
+            await probe.send(m.LobbyRequest(id=2))
+            lobby = await probe.recv_until(m.Lobby)
+            assert {p.name for p in lobby.players} == {b.name for b in bots}
+        with trio.move_on_after(10):
+            await trio.testing.wait_all_tasks_blocked(cushion=0.05)
+        await probe.aclose()
         for bot in bots:
             at = next(i for i, x in enumerate(bot.received)
                       if isinstance(x, m.Announcement) and "paused" in x.text)
             after = [type(x).__name__ for x in bot.received[at:] if isinstance(x, HAND_EVENTS)]
             assert not after, f"{bot.name} saw play after the pause: {after}"
         assert server.tournament.hands_dealt == hands_then
+        assert sum(1 for _ in server.store.iter_inputs()) == inputs_then, "an input was stored while paused"
         nursery.cancel_scope.cancel()
     server.store.close()
 

@@ -129,10 +129,10 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
             await trio.sleep(warmup)
             before = _store_counts(store)
             counter.counting = True
-            t0, cpu0 = time.perf_counter(), time.process_time()
+            t0, cpu0, times0 = time.perf_counter(), time.process_time(), os.times()
             await trio.sleep(seconds)
             counter.counting = False
-            elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            elapsed, cpu, times1 = time.perf_counter() - t0, time.process_time() - cpu0, os.times()
             after = _store_counts(store)
             if bots is not None:
                 bots.kill()
@@ -150,6 +150,7 @@ async def trial(db: Path | None, tables: int, seconds: float, warmup: float,
         # The server's CPU (its process: the event loop and the writer thread; the bots are
         # another process) per action: what the code costs, whatever the machine's load.
         "cpu_us": 1e6 * cpu / max(1, counter.actions),
+        "sys_us": 1e6 * (times1.system - times0.system) / max(1, counter.actions),  # the kernel's part
         "commits": commits / elapsed,
         "records": (after[1] - before[1]) / max(1, commits),
         "commit_ms": 1000 * (after[2] - before[2]) / max(1, commits),
@@ -251,7 +252,9 @@ def main() -> int:
                 if tables > 1:
                     worst[sync] = max(worst.get(sync, 0.0), cost)
                 cpu = statistics.median(x["cpu_us"] for x in xs)
-                print(f"    synchronous={sync:<6} server CPU {cpu:4.0f} us per action, {cpu / off_cpu:.2f}x off's")
+                print(f"    synchronous={sync:<6} server CPU {cpu:4.0f} us per action, {cpu / off_cpu:.2f}x off's; "
+                      f"in the kernel {statistics.median(x['sys_us'] for x in xs):4.0f} us (off's "
+                      f"{statistics.median(x['sys_us'] for x in runs['off']):4.0f})")
                 print(f"    synchronous={sync:<6} {rate:7.0f} actions/s  ratio {rate / off:.2f}  "
                       f"logging costs {cost:6.1%}  | {statistics.median(x['commits'] for x in xs):5.0f} commits/s, "
                       f"{statistics.median(x['records'] for x in xs):4.1f} rows and "

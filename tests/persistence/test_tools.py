@@ -4,6 +4,7 @@ tournament clock across a restart."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,10 +14,11 @@ import trio
 from server import cli
 from server.config import ServerConfig
 from server.recovery import open_server
+from server.store import parse_payload
 from tests.persistence.harness import Bot, db_server
 
 
-async def _tournament(db: Path, *, until_finished: bool, seconds: float = 0.0) -> float:
+async def _tournament(db: Path, *, until_finished: bool) -> float:
     """Play with three bots; returns the tournament time when the server stopped."""
     config = ServerConfig(
         db=db, port=0, host="127.0.0.1", start_at=3, no_deadline=True, seats=3, hand_pause=0.0,
@@ -40,7 +42,6 @@ async def _tournament(db: Path, *, until_finished: bool, seconds: float = 0.0) -
             else:
                 while server.tournament.hands_dealt < 2:
                     await trio.sleep(0.02)
-                await trio.sleep(seconds)
         stopped_at = server.now()
         nursery.cancel_scope.cancel()
     assert server.store is not None
@@ -113,21 +114,50 @@ def test_history_text_phh_one_hand_and_misses(finished, capsys, tmp_path):
     assert "no finished hand with a player named 'Nobody'" in capsys.readouterr().err
 
 
+def last_logged_time(db: Path) -> float:
+    """The latest tournament time the database holds, read straight from the file: the
+    largest ``now`` of any input, or the saved clock if later."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        times = [parse_payload(text).get("now") for (text,) in conn.execute("SELECT payload FROM inputs")]
+        row = conn.execute("SELECT value FROM meta WHERE key = 'clock'").fetchone()
+    finally:
+        conn.close()
+    logged = [float(t) for t in times if t is not None]
+    if row is not None:
+        logged.append(float(row[0]))
+    return max(logged)
+
+
 async def test_the_clock_does_not_run_while_the_server_is_down(tmp_path):
+    """No sleeping and no "about so many seconds": tournament time after a restart is, to
+    the bit, the last time the log holds, and the restarted server's clock starts there,
+    however long it was down (here the replays below; a clock that counted the downtime
+    would start later by exactly that much)."""
     db = tmp_path / "clock.db"
-    stopped_at = await _tournament(db, until_finished=False, seconds=1.5)
-    before = db_server(db).tournament.level_info(stopped_at)
-    await trio.sleep(2.0)  # the server is down
+    await _tournament(db, until_finished=False)
+    logged = last_logged_time(db)
+    assert logged > 0
+    before = db_server(db).tournament.level_info(logged)
+    assert before.seconds_left is not None
     restarted = open_server(ServerConfig(db=db, port=0, host="127.0.0.1", hand_pause=0.0))
     try:
-        # Tournament time resumes where it stopped (give or take the last unlogged moment),
-        # not two seconds later (an action may have been committed just after "stopped_at").
-        assert stopped_at - 1.0 <= restarted._resume_at <= stopped_at + 0.1
-        after = restarted.tournament.level_info(restarted._resume_at)
+        assert restarted._resume_at == logged
+        async with trio.open_nursery() as nursery:
+            t0 = trio.current_time()
+            await nursery.start(restarted.run)
+            t1 = trio.current_time()
+            now, t2 = restarted.now(), trio.current_time()
+            # The clock began at ``logged`` somewhere between t0 and t1 and runs at one
+            # second a second: at t0 it read at most ``logged`` and at least ``logged``
+            # minus the start-up itself. Downtime counted would put it above.
+            at_t0 = now - (t2 - t0)
+            assert logged - (t1 - t0) - 1e-6 <= at_t0 <= logged + 1e-6, (at_t0, logged)
+            after = restarted.tournament.level_info(at_t0)
+            nursery.cancel_scope.cancel()
         assert after.level == before.level
-        assert after.seconds_left is not None and before.seconds_left is not None
-        # The same slack as above: the last logged moment may be just after "stopped_at".
-        assert -0.1 <= after.seconds_left - before.seconds_left <= 1.0
+        assert after.seconds_left is not None
+        assert before.seconds_left - 1e-6 <= after.seconds_left <= before.seconds_left + (t1 - t0) + 1e-6
     finally:
         assert restarted.store is not None
         restarted.store.close()

@@ -123,6 +123,10 @@ class SetOptionsCommand:
             re-entry during late registration, 1 ends it (since v3)
         reentry_until_level: re-entry is open through this level; 0 while late
             registration is open (since v3)
+        tv_table: make this table the TV table (its spectators see every hand's hole
+            cards once it is over); 0: no TV table (since v3)
+        tv_delay_seconds: how long after each hand ends the TV table's spectators see
+            its cards; 0: as it ends (since v3)
     """
 
     TYPE: ClassVar[str] = "set_options"
@@ -137,6 +141,8 @@ class SetOptionsCommand:
     big_blind_ante: bool | None = attrs.field(default=None, metadata={"since": 3})
     max_entries: int | None = attrs.field(default=None, metadata={"since": 3})
     reentry_until_level: int | None = attrs.field(default=None, metadata={"since": 3})
+    tv_table: int | None = attrs.field(default=None, metadata={"since": 3})
+    tv_delay_seconds: int | None = attrs.field(default=None, metadata={"since": 3})
     reason: Reason
 
     def __attrs_post_init__(self) -> None:

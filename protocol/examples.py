@@ -393,6 +393,8 @@ SERVER_EXAMPLES: list[m.ServerMessage] = [
         chain=CHAIN, final=True, seq=33,
     ),
     m.ReentryOffer(stack=10000, entry=2, max_entries=2, until_level=4, seq=34),
+    m.TvCards(table=1, hand_no=41, hands=(m.DealtCards(seat=1, cards=("As", "Kd")),
+                                          m.DealtCards(seat=2, cards=("7c", "2h"))), seq=35),
 ]
 """Every server message type."""
 

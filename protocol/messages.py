@@ -116,6 +116,7 @@ from protocol.fields import (
 )
 from protocol.parts import (
     BlindPost,
+    DealtCards,
     HandAction,
     HandPlayer,
     HandRecord,
@@ -173,6 +174,7 @@ from protocol.server_messages import (
     TableSnapshot,
     TournamentFinished,
     Turn,
+    TvCards,
     Welcome,
     YourTurn,
 )
@@ -193,6 +195,8 @@ __all__ = [
     "RevealCommand",
     "Reveal",
     "ReentryOffer",
+    "TvCards",
+    "DealtCards",
     "Reenter",
     "DrawKind",
     "Digest",

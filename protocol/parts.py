@@ -205,6 +205,14 @@ class Place:
 
 
 @attrs.frozen(kw_only=True)
+class DealtCards:
+    """A seat's hole cards, as the TV table's spectators see them once the hand is over."""
+
+    seat: SeatNo
+    cards: tuple[Card, ...]
+
+
+@attrs.frozen(kw_only=True)
 class Trophy:
     """A trophy of the night (version 2): "Winner" and "Runner-up" by the final standings,
     then the director's own titles.
@@ -280,6 +288,9 @@ class Rules:
             re-entry (since v3)
         reentry_until_level: re-entry is open through this level, null while late
             registration is open (since v3)
+        tv_table: the TV table, whose spectators see every hand's hole cards once the
+            hand is over; null: none (since v3)
+        tv_delay_seconds: how long after each hand ends they see them (since v3)
     """
 
     rules_version: int
@@ -297,6 +308,8 @@ class Rules:
     big_blind_ante: bool | None = attrs.field(default=None, metadata=since(3))
     max_entries: int | None = attrs.field(default=None, metadata=since(3))
     reentry_until_level: int | None = attrs.field(default=None, metadata=since(3))
+    tv_table: int | None = attrs.field(default=None, metadata=since(3))
+    tv_delay_seconds: int | None = attrs.field(default=None, metadata=since(3))
 
 
 @attrs.frozen(kw_only=True)

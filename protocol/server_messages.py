@@ -26,6 +26,7 @@ from protocol.fields import (
     since,
 )
 from protocol.parts import (
+    DealtCards,
     HandRecord,
     Legal,
     Level,
@@ -891,6 +892,26 @@ class ReentryOffer:
     seq: int | None = None
 
 
+@attrs.frozen(kw_only=True)
+class TvCards:
+    """The TV table (since version 3): every dealt player's hole cards of a hand that is
+    over, to the spectators watching that table, ``rules.tv_delay_seconds`` after the
+    hand ended (never while it is played). Players, the director and the spectators of
+    other tables never get it.
+
+    Attributes:
+        hand_no: the hand, already ended (its hand_ended came first)
+        hands: each dealt seat's two cards, folded hands included
+    """
+
+    TYPE: ClassVar[str] = "tv_cards"
+    SINCE: ClassVar[int] = 3
+    table: TableNo
+    hand_no: int
+    hands: tuple[DealtCards, ...]
+    seq: int | None = None
+
+
 ServerMessage = (
     Hello
     | Welcome
@@ -927,5 +948,6 @@ ServerMessage = (
     | SeedsReceived
     | Reveal
     | ReentryOffer
+    | TvCards
 )
 

@@ -37,6 +37,7 @@ from server.listener import handle_connection
 from server.store import Store
 from server.tables import start_tables
 from server.tournament.tournament import Phase
+from server.tv_table import TvTable
 
 if TYPE_CHECKING:
     from server.tls import ServerCertificate
@@ -63,6 +64,8 @@ class Server(House):
         self._time_base = self._resume_at - trio.current_time()
         if self.store is not None:
             self.store.start()
+        if not any(isinstance(w, TvTable) for w in self.watchers):
+            self.watchers.append(TvTable(self))  # the TV table's delayed cards (issue 27)
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             if self.metrics is not None:

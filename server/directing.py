@@ -62,6 +62,7 @@ async def run_command(h: House, cmd: m.Command) -> None:
             "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
             "big_blind_ante": cmd.big_blind_ante,
             "max_entries": cmd.max_entries, "reentry_until": cmd.reentry_until_level,
+            "tv_table": cmd.tv_table, "tv_delay": cmd.tv_delay_seconds,
         }
         payload["options"] = {k: v for k, v in opts.items() if v is not None}
         if cmd.chat is not None and not payload["options"]:

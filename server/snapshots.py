@@ -71,6 +71,7 @@ def rules_part(h: House) -> m.Rules:
                       for c in t.rule_changes[-RULE_CHANGES_SHOWN:]),
         big_blind_ante=s.big_blind_ante,
         max_entries=s.max_entries, reentry_until_level=s.reentry_until,
+        tv_table=s.tv_table, tv_delay_seconds=round(s.tv_delay),
     )
 
 

@@ -100,6 +100,7 @@ def _register() -> None:
         (m.Turn, c._turn),
         (m.BetReturned, c._bet_returned),
         (m.TableBroken, c._table_broken),
+        (m.TvCards, c._tv_cards),
     ]
     _HANDLERS.update(pairs)
 

@@ -189,6 +189,18 @@ class TableUpdates(LobbyUpdates):
         name = f" ({shown})" if shown else ""
         self._say(f"{t.name_of(msg.seat)} shows {' '.join(msg.cards)}{name}")
 
+    def _tv_cards(self, msg: m.TvCards, now: float | None) -> None:
+        """The TV table's hole cards of a hand that is over (issue 27; spectators only):
+        shown on the seats while that hand is still on the table, and in the log."""
+        t = self._table_for(msg.table)
+        if t is None:
+            return
+        for dealt in msg.hands:
+            s = t.seats.get(dealt.seat)
+            if s is not None and t.hand_no == msg.hand_no and s.cards is None:
+                s.cards = dealt.cards
+            self._say(f"TV: {t.name_of(dealt.seat)} had {' '.join(dealt.cards)} (hand #{msg.hand_no})")
+
     def _pot_awarded(self, msg: m.PotAwarded, now: float | None) -> None:
         t = self._table_for(msg.table)
         if t is None:

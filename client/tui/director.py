@@ -70,7 +70,8 @@ COMMAND_MEANING = {
     "options": "action=S bank=S grace=S (action clock, time bank, reconnect grace in seconds), "
                "chat=on|off, ruleset=hickory|standard (the minimum raise), minutes=N or hands=N (level length), "
                "ante=on|off (the big-blind ante), entries=N (per player, re-entries included; 1: none) "
-               "and reentry=LEVEL|late (re-entry through that level, or while late registration is open)",
+               "and reentry=LEVEL|late (re-entry through that level, or while late registration is open), "
+               "tv=TABLE|off and tvdelay=S (the TV table: its spectators see the hole cards S seconds after each hand)",
     "deadline": "the time the tournament should end by (local time), or none",
     "break": "a break of MINUTES (1-120) when level LEVEL ends; resume ends it early",
     "move": "move a player to a table (and seat); balancing still applies afterwards",
@@ -239,6 +240,10 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
                 if value not in ("on", "off"):
                     raise DirectorInputError("chat=on or chat=off")
                 opts["chat"] = value == "on"
+            elif key == "tv":
+                opts["tv_table"] = 0 if value == "off" else _int(value, key)
+            elif key == "tvdelay":
+                opts["tv_delay_seconds"] = _int(value, key)
             elif key == "entries":
                 opts["max_entries"] = _int(value, key)
             elif key == "reentry":
@@ -257,7 +262,7 @@ def parse_command(text: str, lobby: m.Lobby | None = None) -> tuple[m.Command, s
             else:
                 raise DirectorInputError(
                     f"unknown option {key!r}: action, bank, grace, chat, ruleset, minutes, hands, ante, "
-                    "entries or reentry")
+                    "entries, reentry, tv or tvdelay")
         if "level_minutes" in opts and "hands_per_level" in opts:
             raise DirectorInputError("levels go by minutes or by hands: give minutes=N or hands=N, not both")
         if not opts:

@@ -179,13 +179,16 @@ class Director:
         big_blind_ante: bool | None = None,
         max_entries: int | None = None,
         reentry_until: int | None = None,
+        tv_table: int | None = None,
+        tv_delay: float | None = None,
     ) -> Events:
         """Change options that apply from the next hand (the ruleset, the action clock, the
         time bank, the big-blind ante) and how levels are measured: ``level_minutes``
         switches to levels by time, ``hands_per_level`` to levels by hands (then the current
         level counts from now). Re-entry (issue 27): ``max_entries`` per player, the first
         included (1: none), through level ``reentry_until`` (0: as long as late
-        registration is open).
+        registration is open). The TV table (issue 27): ``tv_table`` (0: none) and its
+        ``tv_delay`` in seconds after each hand ends.
         """
         self._need_reason(reason)
         self._need_time(now)
@@ -205,6 +208,13 @@ class Director:
                 changes[name] = value
         if reentry_until is not None:
             changes["reentry_until"] = None if reentry_until == 0 else reentry_until
+        if tv_table is not None:
+            if tv_table and t.tables and is_whole(tv_table) and tv_table not in t.tables:
+                raise TournamentError(f"there is no table {tv_table} to make the TV table "
+                                      f"(tables: {', '.join(str(i) for i in t.table_ids())})")
+            changes["tv_table"] = None if tv_table == 0 else tv_table
+        if tv_delay is not None:
+            changes["tv_delay"] = tv_delay
         if level_minutes is not None:
             changes["level_minutes"] = level_minutes
             changes["hands_per_level"] = None
@@ -685,6 +695,12 @@ def option_words(name: str, value: object) -> str:
         return "big-blind ante on" if value else "big-blind ante off"
     if name == "max_entries":
         return "no re-entry" if value == 1 else f"up to {value} entries per player (re-entry)"
+    if name == "tv_table":
+        return "no TV table" if value is None else (
+            f"TV table {value} (its spectators see every hand's hole cards once the hand is over)")
+    if name == "tv_delay":
+        return "the TV table's cards as each hand ends" if not value else (
+            f"the TV table's cards {num(value)} s after each hand ends")
     if name == "reentry_until":
         return "re-entry while late registration is open" if value is None else f"re-entry through level {value}"
     words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}

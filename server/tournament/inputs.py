@@ -40,7 +40,7 @@ Events = list[TournamentEvent]
 # The options a logged ``set_options`` may change: ``Director.change_rules``'s keywords.
 OPTIONS = (
     "ruleset", "action_clock", "time_bank", "level_minutes", "hands_per_level", "reconnect_grace",
-    "big_blind_ante", "max_entries", "reentry_until",
+    "big_blind_ante", "max_entries", "reentry_until", "tv_table", "tv_delay",
 )
 
 # The fields each director operation needs besides op, now and reason. Optional ones:

@@ -36,6 +36,7 @@ LEVEL_MINUTES = (1.0, 1_000_000.0)  # the top is about two years: a level that n
 MAX_HANDS_PER_LEVEL = 1_000_000
 BREAK_MINUTES = (1, 120)  # a break is a pause for people, not a way to stop the night
 MAX_ENTRIES = 100  # entries per player, re-entries included
+MAX_TV_DELAY_SECONDS = 3600.0  # the TV table's hole cards, at most an hour after the hand
 
 
 def is_whole(value: object) -> bool:
@@ -191,6 +192,11 @@ def _level_or_none(_: Any, attribute: attrs.Attribute[Any], value: object) -> No
         raise TournamentError(f"{attribute.name} is a level from 1, or none, not {value!r}")
 
 
+def _table_or_none(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (not is_whole(value) or not 1 <= value <= 10_000):  # type: ignore[operator]
+        raise TournamentError(f"{attribute.name} is a table number from 1, or none, not {value!r}")
+
+
 def _flag(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, bool):
         raise TournamentError(f"{attribute.name} is on (true) or off (false), not {value!r}")
@@ -249,6 +255,10 @@ class Settings:
     # registration is open). Re-entry is only ever open while late registration is.
     max_entries: int = attrs.field(default=1, validator=_whole_in(1, MAX_ENTRIES))
     reentry_until: int | None = attrs.field(default=None, validator=_level_or_none)
+    # The TV table (issue 27): its spectators see every player's hole cards, ``tv_delay``
+    # seconds after each hand ends (0: as it ends), never while it is played. None: none.
+    tv_table: int | None = attrs.field(default=None, validator=_table_or_none)
+    tv_delay: float = attrs.field(default=0.0, validator=_seconds_in(0.0, MAX_TV_DELAY_SECONDS))
 
     def __attrs_post_init__(self) -> None:
         if self.antes and len(self.antes) != len(self.schedule):

@@ -119,9 +119,9 @@ def test_new_messages_are_version_2_and_not_sendable_to_version_1() -> None:
     assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE == 2} == {"client_seed"}
 
 
-def test_version_3_adds_re_entry_as_new_messages() -> None:
+def test_version_3_adds_re_entry_and_the_tv_table_as_new_messages() -> None:
     """Issue 27: new messages only for version 3; none reaches a version 1 or 2 connection."""
-    assert {cl.TYPE for cl in m.SERVER_TYPES.values() if cl.SINCE == 3} == {"reentry_offer"}
+    assert {cl.TYPE for cl in m.SERVER_TYPES.values() if cl.SINCE == 3} == {"reentry_offer", "tv_cards"}
     assert {cl.TYPE for cl in m.CLIENT_TYPES.values() if cl.SINCE == 3} == {"reenter"}
     for version in (1, 2):
         assert not codec.sendable(example(m.ReentryOffer), version)

@@ -134,3 +134,23 @@ def test_a_busted_player_is_asked_to_re_enter_and_gets_a_new_stack(terminal: Ter
         assert "(entry 2)" in screen
     finally:
         stop(proc)
+
+
+def test_a_spectator_of_the_tv_table_sees_the_hole_cards_once_each_hand_is_over(terminal: Terminal, tmp_path: Path) -> None:
+    import shlex
+
+    import protocol.messages as m
+
+    port, proc, _ = start_server(tmp_path, "--bots", "4", "--bot-strategy", "calling-station",
+                                 "--start-at", "4", "--action-clock", "60", "--director-secret", "s3cret")
+    try:
+        director_says(port, m.SetOptionsCommand(tv_table=1, reason="the stream"))
+        argv = [sys.executable, "-m", "client.cli", f"127.0.0.1:{port}", "--spectate", "1"]
+        env = f"XDG_CONFIG_HOME={shlex.quote(str(tmp_path / 'config'))} LANG=C.UTF-8"
+        terminal.start(f"cd {shlex.quote(str(ROOT))} && exec env {env} "
+                       f"{' '.join(shlex.quote(a) for a in argv)} 2>>{shlex.quote(str(tmp_path / 'client.err'))}")
+        screen = terminal.wait_for("watching", timeout=60)
+        screen = terminal.wait_for("TV: bot-", timeout=120)
+        assert "had" in screen and "(hand #" in screen
+    finally:
+        stop(proc)

@@ -23,6 +23,7 @@ import attrs
 
 from client.model import ClientModel, ConnectionState, PendingTurn, action_to_act
 from client.model.log import chips
+from client.model.sizing import all_in_is_the_only_way_on, quick_sizes
 from client.plain_words import (
     cards_and_board,
     options_words,
@@ -69,14 +70,8 @@ class Question:
 
 
 def raise_sizes(legal: LegalActions, pot_total: int) -> dict[str, int]:
-    """min, half pot, pot and all in, each a legal raise-to total (the full client's
-    quick sizes: a pot-sized raise calls first, then raises by the pot after the call)."""
-    lo, hi = legal.min_raise_to, legal.max_raise_to
-    if lo is None or hi is None:
-        return {}
-    after_call = pot_total + legal.to_call
-    sizes = (lo, legal.current_bet + after_call // 2, legal.current_bet + after_call, hi)
-    return {w: max(lo, min(hi, a)) for w, a in zip(WORDS_FOR_SIZES, sizes, strict=True)}
+    """min, half, pot and max, each a legal raise-to total: the full client's quick sizes."""
+    return {w: amount for w, (_, amount) in zip(WORDS_FOR_SIZES, quick_sizes(legal, pot_total), strict=True)}
 
 
 def parse_amount(text: str, legal: LegalActions, pot_total: int) -> int:
@@ -120,15 +115,6 @@ def all_in_total(legal: LegalActions) -> int | None:
     if legal.call is not None and legal.call >= legal.stack:
         return legal.bet + legal.call
     return None
-
-
-def all_in_is_the_only_way_on(legal: LegalActions) -> bool:
-    """Nothing but folding or all in is left: then all in asks nothing (the full client's rule)."""
-    if legal.check:
-        return False
-    if legal.call is not None and legal.call < legal.stack:
-        return False
-    return legal.min_raise_to is None or legal.min_raise_to == legal.max_raise_to
 
 
 _ALIASES = {

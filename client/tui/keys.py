@@ -23,6 +23,7 @@ from prompt_toolkit.keys import Keys
 from client.model import ClientModel, PendingTurn, action_to_act
 from client.model.log import chips
 from client.model.replay import replay_frames
+from client.model.sizing import all_in_is_the_only_way_on, quick_sizes
 from client.tui.bottom import all_in_amount, is_my_turn
 from client.tui.director import DirectorInputError, complete, parse_command
 from client.tui.history import history_lines
@@ -49,37 +50,6 @@ QUIT_MID_HAND = (
 
 
 # -- amounts ------------------------------------------------------------------------------
-
-
-QUICK_LABELS = ("min", "half pot", "pot", "all in")
-"""The quick sizes, in the order of keys 1 to 4: each key always means the same size."""
-
-
-def quick_sizes(legal: LegalActions, pot_total: int) -> list[tuple[str, int]]:
-    """The raise box's quick sizes: min, half pot, pot, all in (each a legal raise-to).
-
-    The poker rule: a pot-sized raise is a call, then a raise by the pot as it stands
-    after that call, so it goes to the bet to match plus (pot + my call); half pot raises
-    by half of that. ``pot_total`` is every chip in the middle and in front now. Sizes
-    outside the legal range are moved to its nearest end. All four are always listed,
-    also when two come out equal, so key 3 is the pot whatever the amounts.
-    """
-    lo, hi = legal.min_raise_to, legal.max_raise_to
-    if lo is None or hi is None:
-        return []
-    after_call = pot_total + legal.to_call
-    sizes = (lo, legal.current_bet + after_call // 2, legal.current_bet + after_call, hi)
-    return [(label, max(lo, min(hi, amount))) for label, amount in zip(QUICK_LABELS, sizes, strict=True)]
-
-
-def all_in_is_the_only_way_on(legal: LegalActions) -> bool:
-    """Nothing but folding or all in is left: no check, no call short of the stack, no
-    bet or raise short of all in. Then the all-in key needs no confirmation."""
-    if legal.check:
-        return False
-    if legal.call is not None and legal.call < legal.stack:
-        return False
-    return legal.min_raise_to is None or legal.min_raise_to == legal.max_raise_to
 
 
 def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:

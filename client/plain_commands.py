@@ -23,7 +23,7 @@ import attrs
 
 from client.model import ClientModel, ConnectionState, PendingTurn, action_to_act
 from client.model.log import chips
-from client.model.sizing import all_in_is_the_only_way_on, quick_sizes
+from client.model.sizing import all_in_is_the_only_way_on, quick_sizes, whole_chips
 from client.plain_words import (
     cards_and_board,
     options_words,
@@ -90,16 +90,7 @@ def parse_amount(text: str, legal: LegalActions, pot_total: int) -> int:
     named = {"min": "min", "half": "half", "pot": "pot", "max": "max", "all": "max", "allin": "max"}
     if raw in named:
         return sizes[named[raw]]
-    mult = 1
-    if raw.endswith("k"):
-        mult, raw = 1000, raw[:-1]
-    try:
-        value = float(raw) * mult if "." in raw else int(raw) * mult
-    except ValueError:
-        raise ValueError(f"{text.strip()!r} is not an amount: type whole chips, for example r {lo}") from None
-    if value != int(value) or value < 0:
-        raise ValueError(f"{text.strip()!r} is not a whole number of chips")
-    amount = int(value)
+    amount = whole_chips(raw, text, f"for example r {lo}")
     least = "bet of" if legal.is_bet else "raise to"
     if amount < lo:
         raise ValueError(f"{noun} {chips(amount)} is below the minimum {least} {chips(lo)}")

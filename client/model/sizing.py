@@ -37,3 +37,18 @@ def all_in_is_the_only_way_on(legal: LegalActions) -> bool:
     if legal.call is not None and legal.call < legal.stack:
         return False
     return legal.min_raise_to is None or legal.min_raise_to == legal.max_raise_to
+
+
+def whole_chips(raw: str, typed: str, example: str) -> int:
+    """A number of chips typed as ``1200`` or ``1.2k`` (``raw``: lower case, separators
+    taken out; ``typed``: as typed, for the message), or ValueError naming ``example``."""
+    mult = 1
+    if raw.endswith("k"):
+        mult, raw = 1000, raw[:-1]
+    try:
+        value = float(raw) * mult if "." in raw else int(raw) * mult
+    except ValueError:
+        raise ValueError(f"{typed.strip()!r} is not an amount: type whole chips, {example}") from None
+    if value != int(value) or value < 0:
+        raise ValueError(f"{typed.strip()!r} is not a whole number of chips")
+    return int(value)

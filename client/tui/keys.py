@@ -23,7 +23,7 @@ from prompt_toolkit.keys import Keys
 from client.model import ClientModel, PendingTurn, action_to_act
 from client.model.log import chips
 from client.model.replay import replay_frames
-from client.model.sizing import all_in_is_the_only_way_on, quick_sizes
+from client.model.sizing import all_in_is_the_only_way_on, quick_sizes, whole_chips
 from client.tui.bottom import all_in_amount, is_my_turn
 from client.tui.director import DirectorInputError, complete, parse_command
 from client.tui.history import history_lines
@@ -70,16 +70,7 @@ def parse_raise(text: str, legal: LegalActions, pot_total: int = 0) -> int:
     if raw in aliases:
         key = aliases[raw]
         return named.get(key, lo if key == "min" else hi)
-    mult = 1
-    if raw.endswith("k"):
-        mult, raw = 1000, raw[:-1]
-    try:
-        value = float(raw) * mult if "." in raw else int(raw) * mult
-    except ValueError:
-        raise ValueError(f"{text.strip()!r} is not an amount: type whole chips, e.g. {lo}") from None
-    if value != int(value) or value < 0:
-        raise ValueError(f"{text.strip()!r} is not a whole number of chips")
-    amount = int(value)
+    amount = whole_chips(raw, text, f"e.g. {lo}")
     if amount < lo:
         raise ValueError(f"{word} {chips(amount)} is below the minimum {chips(lo)}")
     if amount > hi:

@@ -42,7 +42,7 @@ STACK = 2000
 # hands dealt so far), so a run is the same game up to where the kills fall.
 ARGS = [
     "--seed", "20261130",
-    "--start-at", "8", "--no-deadline", "--seats", "4", "--hands-per-level", "6",
+    "--start-at", "8", "--no-deadline", "--seats", "4", "--hands-per-level", "10",
     "--schedule", SCHEDULE, "--action-clock", "5", "--time-bank", "1", "--starting-stack", str(STACK),
 ]
 PLAYERS = 8

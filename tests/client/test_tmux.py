@@ -13,6 +13,7 @@ wait polls with a deadline; there are no fixed sleeps beyond the short poll inte
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import re
 import shlex
@@ -49,11 +50,17 @@ def tmux_required() -> None:
                     "(make tools installs it as root; make test SKIP_TMUX=1 skips them)")
 
 
+_SOCKETS = itertools.count(1)
+
+
 class Terminal:
     """One tmux window on a private tmux server, running one command."""
 
     def __init__(self, socket: str, width: int, height: int) -> None:
         assert TMUX is not None
+        # A name never used before in this run: a test's server with the same name as the
+        # last test's, still shutting down, made tmux say "server exited unexpectedly".
+        socket = f"{socket}-{os.getpid()}-{next(_SOCKETS)}"
         self.base = [TMUX, "-L", socket, "-f", "/dev/null"]
         self.width, self.height = width, height
         # A placeholder session keeps the tmux server up while the client is restarted.

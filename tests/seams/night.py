@@ -196,7 +196,7 @@ class Night:
             await trio.sleep(rng.uniform(1, 40))
             command = self.pick(rng, nursery)
             if command is not None:
-                self.did.append(command.op if hasattr(command, "op") else type(command).__name__)
+                self.did.append(type(command).__name__)
                 await raw.send(m.DirectorCommand(command=command))
 
     def pick(self, rng: random.Random, nursery: trio.Nursery) -> Any:

@@ -13,8 +13,6 @@ mid-hand cannot know them), whose turn it is in version 2's ``turn``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 import protocol.messages as m
@@ -122,7 +120,7 @@ def mismatch(w: Watched, server_snap: m.TableSnapshot | None) -> str | None:
     parted (the last one this connection applied) and every field that differs."""
     t = w.model.table
     if server_snap is None:
-        return None if t is None else None  # nothing to compare: no table on the server's side
+        return None  # nothing to compare: no table on the server's side
     if t is None:
         return (f"{w.label}: no table in the client, the server has table {server_snap.table} "
                 f"(after {', '.join(w.last) or 'nothing'})")
@@ -134,6 +132,3 @@ def mismatch(w: Watched, server_snap: m.TableSnapshot | None) -> str | None:
     return (f"{w.label} (v{w.version}): the pictures parted after message {w.last[-1] if w.last else '?'} "
             f"(last applied: {', '.join(w.last)}):\n    " + "\n    ".join(diff))
 
-
-def describe(picture: Picture) -> dict[str, Any]:
-    return attrs.asdict(picture)

@@ -37,7 +37,7 @@ from .hand import Hand
 class SeatedPlayer:
     player_id: str
     stack: int
-    waiting: bool = False  # arrived, not dealt in until they would not skip the big blind
+    awaiting_blind: bool = False  # arrived, not dealt in until they would not skip the big blind
 
 
 class TableError(Exception):
@@ -90,7 +90,7 @@ class Table:
         if seat in self.seats:
             raise TableError(f"seat {seat} at table {self.table_id} is taken")
         self.seats[seat] = SeatedPlayer(player_id=player_id, stack=stack,
-                                        waiting=arriving and self.button is not None)
+                                        awaiting_blind=arriving and self.button is not None)
 
     def unsit(self, seat: int) -> SeatedPlayer:
         self._check_idle()
@@ -127,7 +127,7 @@ class Table:
         arriving: list[int] = []
         for s, p in self.seats.items():
             if p.stack > 0:
-                (arriving if p.waiting else seated).append(s)
+                (arriving if p.awaiting_blind else seated).append(s)
         if extra is not None and extra not in seated and extra not in arriving:
             arriving.append(extra)
         if len(seated) + len(arriving) < 2:
@@ -184,7 +184,7 @@ class Table:
                 raise TableError(f"table {self.table_id} needs two players with chips to deal")
         players = [(s, self.seats[s].stack) for s in dealt]
         for s in dealt:
-            self.seats[s].waiting = False
+            self.seats[s].awaiting_blind = False
         self._button_before, self._last_big_blind_before = self.button, self.last_big_blind
         self.button = button
         self.hand = Hand(

@@ -169,7 +169,7 @@ class Server(House):
         self._accepting.cancel()  # stop accepting; the connections live in the server's nursery
         self._accepting_tls.cancel()
         for client in list(self.clients):
-            client.send(m.ServerGoodbye(reason=reason, code="shutdown"))
+            client.send_nowait(m.ServerGoodbye(reason=reason, code="shutdown"))
         with trio.move_on_after(2):
             async with trio.open_nursery() as n:
                 for client in list(self.clients):

@@ -41,4 +41,4 @@ async def chat(h: House, client: Client, msg: m.Chat) -> None:
         params=(wall_clock(), msg.scope, client.player_id, msg.text),
     )])
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))

@@ -33,7 +33,7 @@ def token_hash(token: str) -> str:
 class Client:
     """One connection and who it is (after the handshake).
 
-    ``host`` is the remote address (per-address limits count by it); ``guest`` is true
+    ``host`` is the remote address (per-address limits count by it); ``counted_at_address`` is true
     while the connection counts against its address's and the server's room for
     connections that are not a seated player's (until a join or resume, or for good for a
     spectator or the director). ``buckets`` are the per-connection request budgets, by
@@ -48,7 +48,7 @@ class Client:
     version: int = 1
     seq: int = 0
     errors: int = 0
-    guest: bool = False
+    counted_at_address: bool = False
     chat_times: deque[float] = attrs.Factory(deque)
     buckets: dict[str, TokenBucket] = attrs.Factory(dict)
     read_at: float = 0.0  # when the last data arrived (trio time): the metrics' start of an act
@@ -70,7 +70,7 @@ class Client:
                                 self.version), self.seq)
         self.conn.send_nowait(line + b"\n")
 
-    def send(self, msg: m.ServerMessage) -> None:
+    def send_nowait(self, msg: m.ServerMessage) -> None:
         """In the connection's protocol version; a message its version lacks is not sent."""
         if sendable(msg, self.version):
             self.send_body(encode(msg, self.version))

@@ -71,7 +71,7 @@ async def start_tournament(h: House) -> list[object]:
     for viewer in h.viewers:
         if viewer.watching is None:
             viewer.watching = first
-            viewer.send(snapshot_for(h, viewer, first))
+            viewer.send_nowait(snapshot_for(h, viewer, first))
     if h.freeze_gc:
         freeze_long_lived()
     return events

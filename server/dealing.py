@@ -166,10 +166,10 @@ async def client_seed(h: House, client: Client, msg: m.ClientSeed) -> None:
     counts = seed_round is not None and seed_round.committed.commit.hex() == msg.commit
     if counts and msg.draw == fd.DECK:
         loc = h.locate(client.player_id)
-        counts = loc is not None and not loc.waiting and loc.table_id == msg.table
+        counts = loc is not None and not loc.on_the_way and loc.table_id == msg.table
     if seed_round is not None and counts:
         seed_round.seeds.setdefault(client.player_id, bytes.fromhex(msg.seed))
         if seed_round.complete():
             seed_round.wake()
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))

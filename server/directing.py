@@ -28,7 +28,7 @@ async def director_command(h: House, client: Client, msg: m.DirectorCommand) -> 
         raise ProtocolError(E.UNAUTHORIZED, "director commands need the director's secret")
     await run_command(h, msg.command)
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))
 
 
 async def run_command(h: House, cmd: m.Command) -> None:
@@ -124,5 +124,5 @@ async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) 
     if runner is None or table.hand is None or table.hand.is_over:
         raise ProtocolError(E.INVALID_STATE, f"table {cmd.table} has no hand in progress to void")
     payload["table"] = cmd.table
-    if not runner.post(TableCommand(kind="void", msg=payload)):
+    if not runner.post_nowait(TableCommand(kind="void", msg=payload)):
         raise ProtocolError(E.RATE_LIMITED, f"table {cmd.table} is busy; try again")

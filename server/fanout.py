@@ -42,7 +42,7 @@ def table_clients(h: House, table_id: int) -> list[Client]:
             c = h.players[p.player_id].client
             if c is not None:
                 out.append(c)
-        for player_id, _ in t.waiting_players(table_id):
+        for player_id, _ in t.arrivals(table_id):
             c = h.players[player_id].client
             if c is not None:
                 out.append(c)
@@ -82,7 +82,7 @@ def broadcast(h: House, msg: m.ServerMessage, clients: Iterable[Client] | None =
 
 def reply_error(client: Client, code: str, message: str, request_id: int | None = None,
                 path: str | None = None) -> None:
-    client.send(m.Error(id=request_id, code=code, message=message, path=path, fatal=code in E.FATAL_CODES))
+    client.send_nowait(m.Error(id=request_id, code=code, message=message, path=path, fatal=code in E.FATAL_CODES))
 
 
 def announce_all(h: House, text: str, *, by: str = "director", reason: str | None = None) -> None:
@@ -122,7 +122,7 @@ def broadcast_hand_events(h: House, table_id: int, hand: Hand, events: Sequence[
                 seat_of = {c: seated.get(c.player_id) if c.player_id else None for c in clients}
             for c in clients:
                 if ev.visible_to(e, seat_of[c]):
-                    c.send(msg)
+                    c.send_nowait(msg)
         else:
             broadcast(h, msg, clients)
     if hand.is_over:
@@ -143,7 +143,7 @@ def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
     legal = hand.legal_actions()
     assert legal is not None
     left, bank = turn.left_ms(trio.current_time())
-    ps.client.send(m.YourTurn(
+    ps.client.send_nowait(m.YourTurn(
         table=table_id, hand_no=hand.hand_no, seat=turn.seat, legal=outbound.legal(legal),
         deadline_ms=left, time_bank_ms=bank,
     ))
@@ -246,7 +246,7 @@ def tournament_events(h: House, events: Iterable[object], *,
         elif isinstance(e, tev.TableBroken):
             runner = h.runners.get(e.table_id)
             if runner is not None:
-                runner.post(TableCommand(kind="wake"))
+                runner.post_nowait(TableCommand(kind="wake"))
             broken[e.table_id] = Counter()
             broadcast(h, m.TableBroken(table=e.table_id, tables=tuple(t.table_ids())),
                       [c for c in h.viewers if c.watching == e.table_id])
@@ -261,7 +261,7 @@ def tournament_events(h: House, events: Iterable[object], *,
             send_ruling(h, e)
         elif isinstance(e, tev.HandVoided):
             for watcher in table_clients(h, e.table_id):  # the hand is gone: the table as it is now
-                watcher.send(snapshot_for(h, watcher, e.table_id))
+                watcher.send_nowait(snapshot_for(h, watcher, e.table_id))
         elif isinstance(e, tev.Announcement):
             recipients = None if not e.to else [
                 c for p in e.to if (c := h.players[p].client) is not None
@@ -284,12 +284,12 @@ def tournament_events(h: House, events: Iterable[object], *,
     for table_id in reseated:
         if table_id in t.tables:
             for c in table_clients(h, table_id):
-                c.send(snapshot_for(h, c, table_id))
+                c.send_nowait(snapshot_for(h, c, table_id))
     for table_id in arrived - reseated:
         if table_id in t.tables:
             for c in table_clients(h, table_id):
                 if c.version < 3 and c.player_id not in resnap:
-                    c.send(snapshot_for(h, c, table_id))
+                    c.send_nowait(snapshot_for(h, c, table_id))
     pending = [p for p in resnap if (loc := h.locate(p)) is None or loc.table_id not in reseated]
     if defer_snapshots is not None:
         defer_snapshots.extend(pending)
@@ -304,13 +304,13 @@ def tournament_events(h: House, events: Iterable[object], *,
         for c in [c for c in h.viewers if c.watching == table_id]:
             c.watching = follow
             if follow is not None:
-                c.send(snapshot_for(h, c, follow))
+                c.send_nowait(snapshot_for(h, c, follow))
     if out and not t.finished:
         standings = standings_message(h)
         for player_id in out:
             c = h.players[player_id].client
             if c is not None:
-                c.send(standings)
+                c.send_nowait(standings)
         send_offers(h, out)  # re-entry, where the director allows it (issue 27)
 
 
@@ -349,7 +349,7 @@ def send_snapshot(h: House, player_id: str) -> None:
         return
     loc = h.locate(player_id)
     if loc is not None and loc.table_id in h.tournament.tables:
-        ps.client.send(snapshot_for(h, ps.client, loc.table_id))
+        ps.client.send_nowait(snapshot_for(h, ps.client, loc.table_id))
 
 
 SNAPSHOTS_PER_STEP = 50
@@ -392,4 +392,4 @@ def wake_tables(h: House) -> None:
     the tables at each of their hands' ends (quadratic in tables per round of hands)."""
     for runner in h.runners.values():
         if runner.idle:
-            runner.post(WAKE)
+            runner.post_nowait(WAKE)

@@ -74,9 +74,9 @@ class TableHandle(Protocol):
     turn: Turn | None
     idle: bool  # waiting between hands: a change elsewhere may let it deal
 
-    def post(self, cmd: TableCommand) -> bool: ...
+    def post_nowait(self, cmd: TableCommand) -> bool: ...
 
-    def waiting_for(self, client: Client) -> int:
+    def queued_for(self, client: Client) -> int:
         """Commands from ``client`` in the inbox, not yet taken by the table."""
         ...
 
@@ -231,9 +231,9 @@ class House:
         if table is not None:
             seat = table.seat_of(player_id)
             if seat is not None:
-                return Location(table_id=table.table_id, seat=seat, waiting=False)
+                return Location(table_id=table.table_id, seat=seat, on_the_way=False)
         loc = t.location(player_id)
-        if loc is not None and not loc.waiting:
+        if loc is not None and not loc.on_the_way:
             self._where[player_id] = loc.table_id
         return loc
 

@@ -27,7 +27,7 @@ from server.fanout import reply_error
 from server.house import SOFTWARE, House
 from server.ratelimit import TokenBucket
 from server.routes import dispatch
-from server.sessions import detach, release_guest
+from server.sessions import detach, release_address_count
 from server.tournament.errors import TournamentError
 
 log = logging.getLogger("hickory.server")
@@ -56,7 +56,7 @@ async def handle_connection(h: House, stream: trio.SocketStream | trio.SSLStream
     conn = Connection(stream, conn_id=h.next_conn, peer=peer,
                       max_queue_bytes=h.config.send_queue_bytes,
                       send_timeout=h.config.send_timeout)
-    client = Client(conn=conn, host=host, guest=True)
+    client = Client(conn=conn, host=host, counted_at_address=True)
     try:
         h.clients.add(client)
         h.pending[client] = None
@@ -72,7 +72,7 @@ async def handle_connection(h: House, stream: trio.SocketStream | trio.SSLStream
         h.clients.discard(client)
         h.viewers.discard(client)
         h.pending.pop(client, None)
-        release_guest(h, client)
+        release_address_count(h, client)
         detach(h, client)
         with trio.CancelScope(shield=True):
             with trio.move_on_after(1):
@@ -155,7 +155,7 @@ def _make_room(h: House) -> bool:
     h.viewers.discard(victim)
     h.clients.discard(victim)
     log.info("%r closed to make room for a new connection", victim.conn)
-    victim.send(m.Error(code=E.SERVER_FULL, fatal=True,
+    victim.send_nowait(m.Error(code=E.SERVER_FULL, fatal=True,
                         message="the server is full and needed this connection's room; try again later"))
     if h.nursery is not None:
         h.nursery.start_soon(partial(victim.conn.flush_and_close, "closed to make room", timeout=1.0))
@@ -169,7 +169,7 @@ async def _reader(h: House, client: Client) -> None:
     conn = client.conn
     stream = conn.stream
     buf = LineBuffer(c.max_line)
-    client.send(m.Hello(protocol=m.PROTOCOL_NAME, versions=m.SUPPORTED_VERSIONS, server=SOFTWARE,
+    client.send_nowait(m.Hello(protocol=m.PROTOCOL_NAME, versions=m.SUPPORTED_VERSIONS, server=SOFTWARE,
                         tournament=h.tournament.settings.name, max_line=c.max_line))
     # This connection's share of the server: lines past the budget are read later, so a
     # flood costs the server at most ``lines_per_second`` lines of work (the rest waits in
@@ -203,7 +203,7 @@ async def _reader(h: House, client: Client) -> None:
                 await _fatal(client, E.TIMEOUT, f"no reply for {c.idle_timeout:g} s")
                 return
             pinged = True
-            client.send(m.ServerPing(nonce=str(h.next_conn)))
+            client.send_nowait(m.ServerPing(nonce=str(h.next_conn)))
             continue
         if not data:
             conn.close("client closed the connection")
@@ -240,7 +240,7 @@ async def _reader(h: House, client: Client) -> None:
 
 
 async def _fatal(client: Client, code: str, message: str) -> None:
-    client.send(m.Error(code=code, message=message, fatal=True))
+    client.send_nowait(m.Error(code=code, message=message, fatal=True))
     await client.conn.flush_and_close(message)
 
 
@@ -250,7 +250,7 @@ async def _handle_line(h: House, client: Client, line: bytes) -> bool:
         msg = decode_client(line, client.version if client.role else None)
     except ProtocolError as exc:
         client.errors += 1
-        client.send(error_reply(exc))
+        client.send_nowait(error_reply(exc))
         if client.errors >= h.config.max_errors:
             await _fatal(client, E.TOO_MANY_ERRORS,
                          f"{client.errors} bad messages in a row; closing the connection")
@@ -259,7 +259,7 @@ async def _handle_line(h: House, client: Client, line: bytes) -> bool:
     try:
         await dispatch(h, client, msg)
     except ProtocolError as exc:
-        client.send(error_reply(exc, getattr(msg, "id", None)))
+        client.send_nowait(error_reply(exc, getattr(msg, "id", None)))
         return True
     except TournamentError as exc:
         reply_error(client, E.INVALID_STATE, str(exc), getattr(msg, "id", None))
@@ -268,7 +268,7 @@ async def _handle_line(h: House, client: Client, line: bytes) -> bool:
         # A bug in handling one request: logged, and the client is told before its
         # connection (only its own) is closed; a player resumes.
         log.exception("%r: internal error handling %s; connection closed", client.conn, type(msg).TYPE)
-        client.send(m.Error(id=getattr(msg, "id", None), code=E.INTERNAL, fatal=True,
+        client.send_nowait(m.Error(id=getattr(msg, "id", None), code=E.INTERNAL, fatal=True,
                             message=f"the server failed on this {type(msg).TYPE} and closes the "
                                     "connection; it may or may not have been applied"))
         await client.conn.flush_and_close("internal error")

@@ -71,7 +71,7 @@ async def snapshot(h: House, client: Client, msg: m.SnapshotRequest) -> None:
     if not seated:  # spectators, the director, and players who are out: they watch it now
         client.watching = table_id
         h.viewers.add(client)
-    client.send(snapshot_for(h, client, table_id, msg.id))
+    client.send_nowait(snapshot_for(h, client, table_id, msg.id))
 
 
 async def history(h: House, client: Client, msg: m.HistoryRequest) -> None:

@@ -35,4 +35,4 @@ def send_offers(h: House, player_ids: Iterable[str]) -> None:
             continue
         msg = offer(h, player_id)
         if msg is not None:
-            ps.client.send(msg)
+            ps.client.send_nowait(msg)

@@ -20,7 +20,7 @@ Handler = Callable[[House, Client, Any], Awaitable[None]]
 
 
 async def _ping(h: House, client: Client, msg: m.Ping) -> None:
-    client.send(m.ServerPong(id=msg.id, nonce=msg.nonce))
+    client.send_nowait(m.ServerPong(id=msg.id, nonce=msg.nonce))
 
 
 async def _pong(h: House, client: Client, msg: m.Pong) -> None:

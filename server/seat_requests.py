@@ -29,8 +29,8 @@ def _runner(h: House, client: Client) -> TableHandle | None:
 
 def _post(h: House, client: Client, runner: TableHandle, cmd: TableCommand) -> None:
     limit = h.config.queued_per_connection
-    if runner.waiting_for(client) >= limit or not runner.post(cmd):
-        raise ProtocolError(E.RATE_LIMITED, f"you already have {runner.waiting_for(client)} requests "
+    if runner.queued_for(client) >= limit or not runner.post_nowait(cmd):
+        raise ProtocolError(E.RATE_LIMITED, f"you already have {runner.queued_for(client)} requests "
                                             "waiting at your table; wait for their replies")
 
 
@@ -82,7 +82,7 @@ async def reenter(h: House, client: Client, msg: m.Reenter) -> None:
     tournament_events(h, events)
     wake_tables(h)
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))
 
 
 async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) -> None:
@@ -100,7 +100,7 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
     else:
         _post(h, client, runner, TableCommand(kind=kind, player_id=client.player_id, client=client))
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))
 
 
 async def call_director(h: House, client: Client, msg: m.CallDirector) -> None:
@@ -114,4 +114,4 @@ async def call_director(h: House, client: Client, msg: m.CallDirector) -> None:
         "now": now, "player_id": client.player_id, "message": msg.message}))
     tournament_events(h, events)
     if msg.id is not None:
-        client.send(m.Ack(id=msg.id))
+        client.send_nowait(m.Ack(id=msg.id))

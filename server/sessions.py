@@ -96,7 +96,7 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
         ps = h.players[player_id]
         _attach(h, client, ps)
         loc = h.locate(player_id)  # a late entry has a seat already
-        client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
+        client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
                               name=ps.name, token=token, table=loc.table_id if loc else None,
                               seat=loc.seat if loc else None))
         lobby = await shared_lobby(h)  # one build for all the joins of this moment
@@ -105,7 +105,7 @@ async def _join(h: House, client: Client, msg: m.Join) -> None:
         h.joins_in_flight -= 1
     loc = h.locate(player_id)  # where the player is now (a move may have come meanwhile)
     if loc is not None and loc.table_id in t.tables:
-        client.send(snapshot_for(h, client, loc.table_id))
+        client.send_nowait(snapshot_for(h, client, loc.table_id))
     h.lobby_dirty = True
 
 
@@ -123,7 +123,7 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
     # Taking over from a live connection: the seat never went away, so nobody is told.
     replaced = old is not None and old is not client
     if old is not None and replaced:
-        old.send(m.ServerGoodbye(reason="replaced by a new connection with your token", code="replaced"))
+        old.send_nowait(m.ServerGoodbye(reason="replaced by a new connection with your token", code="replaced"))
         old.player_id = None
         old.role = ""
         h.clients.discard(old)
@@ -136,20 +136,20 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
             old.conn.close("replaced by a new connection")
     _attach(h, client, ps)
     loc = h.locate(player_id)
-    client.send(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
+    client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="player", player_id=int(player_id),
                           name=ps.name, token=None, table=loc.table_id if loc else None,
                           seat=loc.seat if loc else None))
     send_picture(client, lobby_picture(h))
     for text in h.restart_notices:
-        client.send(m.Announcement(text=text, by="server", reason=None))
+        client.send_nowait(m.Announcement(text=text, by="server", reason=None))
     if loc is None and t.phase is not Phase.REGISTERING and not t.finished:
         watch(h, client, ps.last_table)  # out of the tournament: they watch on
         if client.watching is not None:
-            client.send(snapshot_for(h, client, client.watching))
+            client.send_nowait(snapshot_for(h, client, client.watching))
     if loc is not None and loc.table_id in t.tables:
         if not replaced:
             player_status(h, player_id, "reconnected")
-        client.send(snapshot_for(h, client, loc.table_id))
+        client.send_nowait(snapshot_for(h, client, loc.table_id))
         runner = h.runners.get(loc.table_id)
         hand = t.table(loc.table_id).hand
         if runner is not None and runner.turn is not None and runner.turn.player_id == player_id \
@@ -179,11 +179,11 @@ async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
     client.role = "spectator"
     h.viewers.add(client)
     client.watching = watching
-    client.send(m.Welcome(id=msg.id, version=msg.version, role="spectator", player_id=None, name=None,
+    client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="spectator", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
     send_picture(client, lobby_picture(h))
     if client.watching is not None:
-        client.send(snapshot_for(h, client, client.watching))
+        client.send_nowait(snapshot_for(h, client, client.watching))
     send_result_if_over(h, client)
 
 
@@ -198,11 +198,11 @@ async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> Non
     h.viewers.add(client)
     ids = h.tournament.table_ids()
     client.watching = ids[0] if ids else None
-    client.send(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
+    client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
     send_picture(client, lobby_picture(h))
     for call in h.tournament.floor.open.values():  # the queue of calls waiting for a ruling
-        client.send(director_called(h, FloorCalled(
+        client.send_nowait(director_called(h, FloorCalled(
             at=call.at, player_id=call.player_id, table_id=call.table_id, seat=call.seat,
             message=call.message, call_id=call.call_id, hand_no=call.hand_no)))
     send_result_if_over(h, client)
@@ -230,14 +230,14 @@ def _attach(h: House, client: Client, ps: PlayerState) -> None:
     client.role = "player"
     client.player_id = ps.player_id
     ps.client = client
-    release_guest(h, client)  # a seated player's connection is kept for them
+    release_address_count(h, client)  # a seated player's connection is kept for them
 
 
-def release_guest(h: House, client: Client) -> None:
+def release_address_count(h: House, client: Client) -> None:
     """The connection no longer counts against its address's room (it became a player's,
     or it closed)."""
-    if client.guest:
-        client.guest = False
+    if client.counted_at_address:
+        client.counted_at_address = False
         h.doorman.at(client.host, trio.current_time()).guests -= 1
 
 

@@ -93,7 +93,7 @@ def lobby_message(h: House, request_id: int | None = None) -> m.Lobby:
     # One pass over the tables, not t.location / t.stack_of per player (each scans
     # every table), nor t.standings() (ranks by chips in quadratic time): a
     # 1,000-player lobby took ~0.3 s and stalled every table meanwhile.
-    seated = {p.player_id: (Location(table_id=tid, seat=seat, waiting=False), p.stack)
+    seated = {p.player_id: (Location(table_id=tid, seat=seat, on_the_way=False), p.stack)
               for tid in t.table_ids() for seat, p in t.table(tid).seats.items()}
     starting = t.settings.starting_stack
     known = h.lobby_entries
@@ -281,7 +281,7 @@ def snapshot_for(h: House, client: Client, table_id: int, request_id: int | None
     hand when they were moved) are shown in their seats, out of the hand."""
     t = h.tournament
     table = t.table(table_id)
-    arriving = dict((seat, pid) for pid, seat in t.waiting_players(table_id))
+    arriving = dict((seat, pid) for pid, seat in t.arrivals(table_id))
     your_seat = None
     if client.player_id is not None:
         loc = h.locate(client.player_id)
@@ -336,5 +336,5 @@ def send_result_if_over(h: House, client: Client) -> None:
     if result is not None:
         if speaks_fairness(client):
             for reveal in reveal_messages(h.fair):
-                client.send(reveal)
-        client.send(final_result(h, result.standings))
+                client.send_nowait(reveal)
+        client.send_nowait(final_result(h, result.standings))

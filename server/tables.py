@@ -52,27 +52,27 @@ class TableRunner:
         self.away_until: float | None = None  # when everyone is sitting out: next deal
         self.returning: set[str] = set()  # sitting out, back from the next hand (im_back in a hand)
         self.idle = False  # waiting between hands for a change (only then does a wake matter)
-        self.waiting: dict[Client, int] = {}  # commands in the inbox per connection (fair shares)
+        self.queued: dict[Client, int] = {}  # commands in the inbox per connection (fair shares)
 
-    def post(self, cmd: TableCommand) -> bool:
+    def post_nowait(self, cmd: TableCommand) -> bool:
         try:
             self.send.send_nowait(cmd)
         except trio.WouldBlock:
             return False
         if cmd.client is not None:
-            self.waiting[cmd.client] = self.waiting.get(cmd.client, 0) + 1
+            self.queued[cmd.client] = self.queued.get(cmd.client, 0) + 1
         return True
 
-    def waiting_for(self, client: Client) -> int:
-        return self.waiting.get(client, 0)
+    def queued_for(self, client: Client) -> int:
+        return self.queued.get(client, 0)
 
     async def receive(self) -> TableCommand:
         """The next command; it no longer counts against its connection's share."""
         cmd = await self.inbox.receive()
         if cmd.client is not None:
-            left = self.waiting.pop(cmd.client, 0) - 1
+            left = self.queued.pop(cmd.client, 0) - 1
             if left > 0:
-                self.waiting[cmd.client] = left
+                self.queued[cmd.client] = left
         return cmd
 
     async def run(self) -> None:
@@ -296,13 +296,13 @@ class TableRunner:
         if used > turn.clock:
             ps.bank = max(0.0, turn.bank - (used - turn.clock))
         self.turn = None
-        await self.record(hand, turn.seat, action, False, new)
+        await self.commit_and_broadcast(hand, turn.seat, action, False, new)
         if h.metrics is not None:
             h.metrics.action_broadcast(client.conn, client.read_at, taken_at)
         if ps.sitting_out:
             await set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
         if msg.id is not None:
-            client.send(m.Ack(id=msg.id))
+            client.send_nowait(m.Ack(id=msg.id))
         return True
 
     async def void(self, hand: Hand, payload: dict[str, Any]) -> None:
@@ -321,9 +321,9 @@ class TableRunner:
         wake_tables(h)
 
     async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:
-        await self.record(hand, seat, action, automatic, hand.act(seat, action, automatic=automatic))
+        await self.commit_and_broadcast(hand, seat, action, automatic, hand.act(seat, action, automatic=automatic))
 
-    async def record(
+    async def commit_and_broadcast(
         self, hand: Hand, seat: int, action: Action, automatic: bool, new: list[ev.Event]
     ) -> None:
         """Store an applied action and its consequences, then broadcast them."""

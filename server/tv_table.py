@@ -46,5 +46,5 @@ class TvTable(Watcher):
     async def _reveal(self, table_id: int, msg: m.TvCards, delay: float) -> None:
         await trio.sleep(delay)  # 0: still after the table's task queued the hand's end
         for c in [c for c in self.house.viewers if c.watching == table_id and c.role == "spectator"]:
-            c.send(msg)
+            c.send_nowait(msg)
         self.revealed += 1

@@ -228,7 +228,7 @@ def _seats(t: Tournament) -> Iterator[tuple[str, int, int]]:
     for tid in t.table_ids():
         for seat, p in t.tables[tid].seats.items():
             yield p.player_id, tid, seat
-        for pid, seat in t.waiting_players(tid):
+        for pid, seat in t.arrivals(tid):
             yield pid, tid, seat
 
 
@@ -271,7 +271,7 @@ def tables_state(t: Tournament, now: float, presence: Presence, *, news: RoomNew
                              all_in=sv.all_in, to_act=view.to_act == seat and not view.over)
             seats.append(entry)
         waiting: list[Json] = [{"seat": seat, "name": t.name_of(pid), "stack": t.stack_of(pid)}
-                   for pid, seat in t.waiting_players(tid)]
+                   for pid, seat in t.arrivals(tid)]
         playing = hand is not None and not hand.is_over
         tables.append({
             "table": tid,

@@ -67,7 +67,7 @@ class PlayerSeated:
 
 @attrs.frozen(kw_only=True)
 class PlayerMoved:
-    """A player leaves one seat for another. ``waiting``: the new table is in a hand, so the
+    """A player leaves one seat for another. ``on_the_way``: the new table is in a hand, so the
     player is on the way (counted there, chips kept) and sits when that hand ends
     (a ``PlayerSeated`` follows). Either way they play from the next hand dealt there."""
 
@@ -78,7 +78,7 @@ class PlayerMoved:
     to_seat: int
     stack: int
     reason: MoveReason
-    waiting: bool
+    on_the_way: bool
 
 
 @attrs.frozen(kw_only=True)

@@ -125,7 +125,7 @@ class _Deferred:
 class Location:
     table_id: int
     seat: int
-    waiting: bool  # on the way to this table: sits when its hand ends
+    on_the_way: bool  # on the way to this table: sits when its hand ends
 
 
 @attrs.frozen(kw_only=True)
@@ -269,7 +269,7 @@ class Tournament:
         """Whether the table has a hand not yet ended with ``end_hand``."""
         return self.table(table_id).hand is not None
 
-    def waiting_players(self, table_id: int) -> list[tuple[str, int]]:
+    def arrivals(self, table_id: int) -> list[tuple[str, int]]:
         """``(player_id, seat)`` of players on their way to this table (it is in a hand)."""
         return [(a.player_id, a.seat) for a in self._incoming.get(table_id, [])]
 
@@ -278,11 +278,11 @@ class Tournament:
         for tid, table in self.tables.items():
             seat = table.seat_of(player_id)
             if seat is not None:
-                return Location(table_id=tid, seat=seat, waiting=False)
+                return Location(table_id=tid, seat=seat, on_the_way=False)
         for tid, arrivals in self._incoming.items():
             for a in arrivals:
                 if a.player_id == player_id:
-                    return Location(table_id=tid, seat=a.seat, waiting=True)
+                    return Location(table_id=tid, seat=a.seat, on_the_way=True)
         return None
 
     def stack_of(self, player_id: str) -> int:
@@ -761,7 +761,7 @@ class Tournament:
     def _busy_player(self, player_id: str) -> bool:
         """Whether the player sits at a table in a hand (their chips are in play there)."""
         loc = self.location(player_id)
-        return loc is not None and not loc.waiting and self.tables[loc.table_id].hand is not None
+        return loc is not None and not loc.on_the_way and self.tables[loc.table_id].hand is not None
 
     def _free_seats(self, table_id: int) -> list[int]:
         empty = self.tables[table_id].empty_seats()
@@ -777,7 +777,7 @@ class Tournament:
         loc = self.location(player_id) if at is None else at
         if loc is None:
             raise TournamentError(f"{self.who(player_id)} has no seat")
-        if loc.waiting:
+        if loc.on_the_way:
             arrivals = self._incoming[loc.table_id]
             arrival = next(a for a in arrivals if a.player_id == player_id)
             arrivals.remove(arrival)
@@ -807,7 +807,7 @@ class Tournament:
         seat, waiting = self._put(player_id, stack, to_table, to_seat)
         return PlayerMoved(
             player_id=player_id, from_table=loc.table_id, from_seat=loc.seat,
-            to_table=to_table, to_seat=seat, stack=stack, reason=reason, waiting=waiting,
+            to_table=to_table, to_seat=seat, stack=stack, reason=reason, on_the_way=waiting,
         )
 
     def _add_chips(self, player_id: str, delta: int) -> int:
@@ -815,7 +815,7 @@ class Tournament:
         loc = self.location(player_id)
         if loc is None:
             raise TournamentError(f"{self.who(player_id)} has no seat")
-        if loc.waiting:
+        if loc.on_the_way:
             arrival = next(a for a in self._incoming[loc.table_id] if a.player_id == player_id)
             arrival.stack += delta
             return arrival.stack
@@ -937,7 +937,7 @@ class Tournament:
             else:
                 source = self.tables[step.from_table]
                 seat = source.next_big_blind()
-                at = Location(table_id=step.from_table, seat=seat, waiting=False)
+                at = Location(table_id=step.from_table, seat=seat, on_the_way=False)
                 player = source.seats[seat].player_id
                 events.append(self._move(player, step.to_table, None, MoveReason.BALANCE, at=at))
         return events + self._announce_final_table()  # (once, when one table is left)
@@ -958,7 +958,7 @@ class Tournament:
             target = spread_target(list(loads.values()), seats)
             if target is None:  # cannot happen: a table breaks only when the players fit
                 raise TournamentError(f"no seat for {self.who(pid)} when table {table_id} breaks")
-            at = Location(table_id=table_id, seat=seat, waiting=False)
+            at = Location(table_id=table_id, seat=seat, on_the_way=False)
             moves.append(self._move(pid, target, None, MoveReason.BREAK, at=at))
             old = loads[target]
             loads[target] = TableLoad(table_id=target, players=old.players + 1, idle=old.idle)

@@ -119,7 +119,7 @@ def test_whatever_happens_between_hands_every_arrival_is_dealt_in_soon(
         if step == "arrive" and t.empty_seats():
             seat = data.draw(st.sampled_from(t.empty_seats()), label="arrival seat")
             t.sit(seat, f"n{next(names)}", 100_000, arriving=True)
-            if t.seats[seat].waiting:
+            if t.seats[seat].awaiting_blind:
                 waiting_since[seat] = (0, t.player_count)
         elif step == "leave" and t.player_count > 2:
             seat = data.draw(st.sampled_from(sorted(t.seats)), label="leaves")
@@ -129,7 +129,7 @@ def test_whatever_happens_between_hands_every_arrival_is_dealt_in_soon(
             hand_no += 1
             t.start_hand(hand_no=hand_no, deck=DECK, small_blind=50, big_blind=100)
             t.void_hand()  # no hand counts; an arrival dealt into it is now one of the players
-            for s in [s for s in waiting_since if not t.seats[s].waiting]:
+            for s in [s for s in waiting_since if not t.seats[s].awaiting_blind]:
                 del waiting_since[s]
         elif t.player_count >= 2:
             hand_no += 1

@@ -56,9 +56,9 @@ def test_a_player_seated_before_the_table_deals_or_not_arriving_is_dealt_in_at_o
         t.hand.act(t.hand.to_act or 0, Action.fold())
     t.finish_hand()
     t.sit(2, "late", 1_000)  # not arriving (say, a seat the director assigned as new)
-    assert not t.seats[2].waiting
+    assert not t.seats[2].awaiting_blind
     t.sit(4, "moved", 1_000, arriving=True)
-    assert t.seats[4].waiting
+    assert t.seats[4].awaiting_blind
 
 
 def test_would_wait_is_false_before_the_first_hand_whatever_the_seat() -> None:
@@ -109,7 +109,7 @@ def test_a_dealt_button_needs_two_players_with_chips_and_deals_heads_up() -> Non
     t = table({2: 1_000, 5: 1_000})
     deal(t, button=5)
     assert t.hand is not None and t.hand.seats == (2, 5) and t.button == 5
-    assert not any(p.waiting for p in t.seats.values())
+    assert not any(p.awaiting_blind for p in t.seats.values())
     lone = table({2: 1_000, 5: 0})
     with pytest.raises(TableError, match="^table 7 needs two players with chips to deal$"):
         deal(lone, button=2)

@@ -69,7 +69,7 @@ async def test_a_void_is_refused_while_the_tables_inbox_is_full(autojump_clock: 
             while (hand := t.table(1).hand) is None or hand.is_over:
                 await trio.sleep(0.01)
         runner = f.server.runners[1]
-        while runner.post(WAKE):  # no checkpoint in between: the table task cannot drain it
+        while runner.post_nowait(WAKE):  # no checkpoint in between: the table task cannot drain it
             pass
         with pytest.raises(ProtocolError) as refused:
             await directing.run_command(f.server, m.VoidHandCommand(table=1, reason="exposed card"))

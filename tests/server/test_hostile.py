@@ -174,7 +174,7 @@ async def test_an_act_flood_costs_only_the_flooder(autojump_clock: object, budge
         done, refused = trio.Event(), [0]
         await t.play_hands(1)
         runner = t.server.runners[1]
-        real_post = runner.post
+        real_post = runner.post_nowait
         out_of_turn, most_waiting = [0], [0]
 
         def post(cmd: Any) -> bool:
@@ -184,10 +184,10 @@ async def test_an_act_flood_costs_only_the_flooder(autojump_clock: object, budge
                 turn = runner.turn
                 if (turn is None or turn.player_id != cmd.player_id) and not t.server.players[cmd.player_id].sitting_out:
                     out_of_turn[0] += 1
-                most_waiting[0] = max(most_waiting[0], runner.waiting_for(cmd.client))
+                most_waiting[0] = max(most_waiting[0], runner.queued_for(cmd.client))
             return ok
 
-        runner.post = post  # type: ignore[method-assign]
+        runner.post_nowait = post  # type: ignore[method-assign]
         async with trio.open_nursery() as n:
             start = trio.current_time()
             n.start_soon(hostile_player, flooder[0], 2000, 20_000, done, refused)

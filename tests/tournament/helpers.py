@@ -102,9 +102,9 @@ def check_seating(t: Tournament) -> None:
     seen: Counter[str] = Counter()
     for tid in t.table_ids():
         table = t.table(tid)
-        assert len(table.seats) + len(t.waiting_players(tid)) <= table.seat_count
+        assert len(table.seats) + len(t.arrivals(tid)) <= table.seat_count
         taken = set(table.seats)
-        for pid, seat in t.waiting_players(tid):
+        for pid, seat in t.arrivals(tid):
             assert seat not in taken, f"seat {seat} at table {tid} given twice"
             taken.add(seat)
             seen[pid] += 1
@@ -145,7 +145,7 @@ def fingerprint(t: Tournament) -> tuple[object, ...]:
     return (
         t.phase, repr(t.clock), t.settings, tuple(tables), tuple(t.broken_tables),
         t.hands_dealt, t.chips_issued, t.adjustment, t.deadline_passed, tuple(t.audit_log), t.result,
-        rng_state, tuple(t.standings()), tuple((tid, tuple(t.waiting_players(tid))) for tid in t.table_ids()),
+        rng_state, tuple(t.standings()), tuple((tid, tuple(t.arrivals(tid))) for tid in t.table_ids()),
         tuple(op.players for op in t._deferred), tuple(sorted(t._hands_at.items())),
         tuple(sorted(t._hand_settings.items())), tuple(sorted(t._hand_level.items())),
         t._final_table_announced, tuple(t._outbox), t.level, t.blinds,

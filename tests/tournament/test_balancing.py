@@ -109,7 +109,7 @@ def test_the_player_due_the_big_blind_at_the_largest_table_moves() -> None:
     moved = [e for e in events if isinstance(e, PlayerMoved)]
     assert len(moved) == 1
     assert (moved[0].player_id, moved[0].from_table, moved[0].to_table) == (due, 2, 1)
-    assert moved[0].reason is MoveReason.BALANCE and not moved[0].waiting
+    assert moved[0].reason is MoveReason.BALANCE and not moved[0].on_the_way
     assert t.location(due).table_id == 1  # type: ignore[union-attr]
     assert sorted(len(t.table(i).seats) for i in (1, 2)) == [5, 5]
     check_seating(t)
@@ -141,11 +141,11 @@ def test_a_moved_player_waits_for_the_next_hand_at_a_table_in_a_hand() -> None:
         act_once(t, 2, h2, shove([]))
     events = t.end_hand(2, 2.0)
     moved = [e for e in events if isinstance(e, PlayerMoved)]
-    assert len(moved) == 1 and moved[0].waiting and moved[0].to_table == 1
+    assert len(moved) == 1 and moved[0].on_the_way and moved[0].to_table == 1
     pid = moved[0].player_id
-    assert t.location(pid).waiting  # type: ignore[union-attr]
+    assert t.location(pid).on_the_way  # type: ignore[union-attr]
     assert pid not in {t.table(1).seats[s].player_id for s in h1.seats}
-    assert t.waiting_players(1) == [(pid, moved[0].to_seat)]
+    assert t.arrivals(1) == [(pid, moved[0].to_seat)]
     check_seating(t)
     check_chips(t)
     # When table 1's hand ends, the player sits down and plays its next hand.
@@ -153,7 +153,7 @@ def test_a_moved_player_waits_for_the_next_hand_at_a_table_in_a_hand() -> None:
         act_once(t, 1, h1, shove([]))
     events = t.end_hand(1, 3.0)
     assert PlayerSeated(player_id=pid, table_id=1, seat=moved[0].to_seat, stack=moved[0].stack) in events
-    assert not t.location(pid).waiting  # type: ignore[union-attr]
+    assert not t.location(pid).on_the_way  # type: ignore[union-attr]
     h1 = t.begin_hand(1, 4.0)
     assert moved[0].to_seat in h1.seats
     check_seating(t)
@@ -202,7 +202,7 @@ def test_a_broken_tables_carry_goes_to_the_next_hand_where_its_first_player_move
     assert 2 not in t.table_ids()
     (broken,) = [e for e in events if isinstance(e, TableBroken)]
     (moved,) = [e for e in events if isinstance(e, PlayerMoved)]
-    assert (broken.carry, broken.carry_to, moved.to_table, moved.waiting) == (1, 1, 1, True)
+    assert (broken.carry, broken.carry_to, moved.to_table, moved.on_the_way) == (1, 1, 1, True)
     assert t.table(1).carry == 1  # waits for table 1's next hand
     check_chips(t)
     while not h1.is_over:
@@ -360,5 +360,5 @@ def test_the_final_table_counts_the_players_on_their_way_to_it() -> None:
     (final,) = [e for e in events if isinstance(e, FinalTable)]
     assert winner in final.players and len(final.players) == 4
     loc = t.location(winner)
-    assert loc is not None and (loc.table_id, loc.waiting) == (1, True)
+    assert loc is not None and (loc.table_id, loc.on_the_way) == (1, True)
     assert sorted(final.players) == sorted(t.players_in())

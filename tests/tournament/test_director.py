@@ -222,12 +222,12 @@ def test_moving_a_player_to_a_table_in_a_hand_seats_them_after_it() -> None:
     mover = player_at(t, 1, min(t.table(1).seats))
     events = Director(t).move_player(1.0, mover, 2, reason="sit with the right table number")
     (moved,) = [e for e in events if isinstance(e, PlayerMoved)]
-    assert moved.reason is MoveReason.DIRECTOR and moved.waiting and moved.to_table == 2
+    assert moved.reason is MoveReason.DIRECTOR and moved.on_the_way and moved.to_table == 2
     check_seating(t)
     while not hand.is_over:
         act_once(t, 2, hand, shove([]))
     t.end_hand(2, 2.0)
-    assert t.location(mover) is not None and not t.location(mover).waiting  # type: ignore[union-attr]
+    assert t.location(mover) is not None and not t.location(mover).on_the_way  # type: ignore[union-attr]
     check_balanced(t)  # 7 against 5: the next big blind at table 2 went to table 1
     check_seating(t)
     check_chips(t)

@@ -197,18 +197,18 @@ def test_a_player_on_the_way_to_a_table_can_be_corrected_and_moved() -> None:
     t.begin_hand(1, 1.0)  # table 1 is in a hand when table 3 breaks
     winner, *losers = (player_at(t, 3, s) for s in sorted(t.table(3).seats))
     bust(t, 3, winner, losers, now=2.0)
-    waiting = [(p, t.location(p)) for p in t.players_in() if t.location(p).waiting]  # type: ignore[union-attr]
+    waiting = [(p, t.location(p)) for p in t.players_in() if t.location(p).on_the_way]  # type: ignore[union-attr]
     assert waiting, "someone waits for table 1's hand to end"
     (p, loc), *_ = waiting
     before = t.stack_of(p)
     (_, corrected) = Director(t).correct_chips(3.0, p, 100, reason="found chips")
     assert (corrected.player_id, corrected.stack) == (p, before + 100) and t.stack_of(p) == before + 100
-    assert (p, loc.seat) in t.waiting_players(loc.table_id)
+    assert (p, loc.seat) in t.arrivals(loc.table_id)
     other = 2 if loc.table_id != 2 else 1
     free = sorted(t._free_seats(other))[0]
     events = Director(t).move_player(4.0, p, other, free, reason="to the other table")
     (moved,) = [e for e in events if isinstance(e, PlayerMoved) and e.player_id == p]
     assert (moved.from_table, moved.from_seat, moved.to_table, moved.to_seat, moved.stack) == (
         loc.table_id, loc.seat, other, free, before + 100)
-    assert p not in [q for q, _ in t.waiting_players(loc.table_id)]
+    assert p not in [q for q, _ in t.arrivals(loc.table_id)]
     check_chips(t)

@@ -40,7 +40,7 @@ def test_a_late_entry_waits_for_the_hand_at_that_table_to_end() -> None:
     t.begin_hand(1, 2.0)
     assert t.register("late", "Latecomer")[1:] == []
     loc = t.location("late")
-    assert loc is not None and loc.waiting
+    assert loc is not None and loc.on_the_way
     hand = t.table(1).hand
     assert hand is not None
     while not hand.is_over:  # everyone folds to the big blind

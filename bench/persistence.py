@@ -45,9 +45,9 @@ import protocol.messages as m  # noqa: E402
 from poker.events import ActionTaken  # noqa: E402
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.framing import LineBuffer  # noqa: E402
+from server.app import open_server  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.house import Watcher  # noqa: E402
-from server.recovery import open_server  # noqa: E402
 
 SEATS = 6
 

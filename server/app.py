@@ -34,6 +34,7 @@ from server.fanout import announce_all, broadcast
 from server.filelimit import REFUSAL_ROOM
 from server.house import House
 from server.listener import handle_connection
+from server.recovery import open_house
 from server.store import Store
 from server.tables import start_tables
 from server.tournament.tournament import Phase
@@ -61,7 +62,7 @@ class Server(House):
         self.announcing = False  # on the LAN by DNS-SD (server/discovery.py), once registered
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        self._time_base = self._resume_at - trio.current_time()
+        self._time_base = self.resume_at - trio.current_time()
         if self.store is not None:
             self.store.start()
         if not any(isinstance(w, TvTable) for w in self.watchers):
@@ -174,3 +175,9 @@ class Server(House):
             async with trio.open_nursery() as n:
                 for client in list(self.clients):
                     n.start_soon(client.conn.flush_and_close, reason)
+
+
+def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
+    """The server for ``config``: fresh, or resumed from its database (``recovery``, which
+    replays the log into the house this server then serves)."""
+    return open_house(config, Server, seed=seed)

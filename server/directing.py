@@ -18,7 +18,7 @@ from server.clients import Client
 from server.coordinator import start_tournament
 from server.dealing import send_reveal
 from server.fanout import announce_all, tournament_events, wake_tables
-from server.house import House, TableCommand
+from server.house import House, TableVoid
 from server.tournament.inputs import apply_director
 from server.tournament.tournament import Phase
 
@@ -124,5 +124,5 @@ async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) 
     if runner is None or table.hand is None or table.hand.is_over:
         raise ProtocolError(E.INVALID_STATE, f"table {cmd.table} has no hand in progress to void")
     payload["table"] = cmd.table
-    if not runner.post_nowait(TableCommand(kind="void", msg=payload)):
+    if not runner.post_nowait(TableVoid(payload=payload)):
         raise ProtocolError(E.RATE_LIMITED, f"table {cmd.table} is busy; try again")

@@ -23,7 +23,7 @@ from protocol.codec import encode, sendable
 from server import herald, outbound
 from server.clients import Client
 from server.fairness import reveal_messages
-from server.house import House, TableCommand, Turn
+from server.house import WAKE, House, Turn
 from server.reentry import send_offers
 from server.snapshots import final_result, snapshot_for, standings_message
 from server.tournament import events as tev
@@ -173,18 +173,6 @@ def player_status(h: House, player_id: str, status: str) -> None:
     h.lobby_dirty = True
 
 
-async def set_sitting_out(h: House, player_id: str, value: bool) -> None:
-    """Sit a player out or bring them back: stored (replay reads it), then told to their
-    table. Store, then send: no client hears of a status a restart would not know."""
-    ps = h.players.get(player_id)
-    if ps is None or ps.sitting_out == value:
-        return
-    ps.sitting_out = value
-    await h.journal.commit(h.journal.input("status", {"player_id": player_id, "sitting_out": value,
-                                                      "bank": ps.bank}))
-    player_status(h, player_id, "sitting_out" if value else "back")
-
-
 def tournament_events(h: House, events: Iterable[object], *,
                       defer_snapshots: list[str] | None = None) -> None:
     """The tournament's news (moves, eliminations, announcements, the end) to who it concerns.
@@ -246,7 +234,7 @@ def tournament_events(h: House, events: Iterable[object], *,
         elif isinstance(e, tev.TableBroken):
             runner = h.runners.get(e.table_id)
             if runner is not None:
-                runner.post_nowait(TableCommand(kind="wake"))
+                runner.post_nowait(WAKE)
             broken[e.table_id] = Counter()
             broadcast(h, m.TableBroken(table=e.table_id, tables=tuple(t.table_ids())),
                       [c for c in h.viewers if c.watching == e.table_id])
@@ -364,7 +352,6 @@ async def send_snapshots(h: House, player_ids: Sequence[str]) -> None:
         send_snapshot(h, player_id)
 
 
-WAKE = TableCommand(kind="wake")
 
 
 def director_called(h: House, e: tev.FloorCalled) -> m.DirectorCalled:

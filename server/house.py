@@ -58,13 +58,46 @@ class Turn:
 
 
 @attrs.frozen
-class TableCommand:
-    """What reaches a table's task through its inbox."""
+class TableAct:
+    """A player's action, for the table's task to check against its hand and turn."""
 
-    kind: str  # act, sit_out, im_back, wake
-    player_id: str | None = None
-    msg: Any = None
+    msg: m.Act
+    player_id: str
+    client: Client
+
+
+@attrs.frozen
+class TableSitOut:
+    """A player sits out: at once, even in a hand (their turn is then acted for them)."""
+
+    player_id: str
     client: Client | None = None
+
+
+@attrs.frozen
+class TableImBack:
+    """A player sitting out is back: from the next hand when one is in play."""
+
+    player_id: str
+    client: Client | None = None
+
+
+@attrs.frozen
+class TableVoid:
+    """The director calls the hand in play off: ``payload`` is the logged director input."""
+
+    payload: dict[str, Any]
+
+
+@attrs.frozen
+class TableWake:
+    """Something elsewhere changed (a move, a level, a resume): a table waiting between
+    hands looks again whether it may deal."""
+
+
+# What reaches a table's task through its inbox.
+TableCommand = TableAct | TableSitOut | TableImBack | TableVoid | TableWake
+WAKE = TableWake()
 
 
 class TableHandle(Protocol):
@@ -147,7 +180,7 @@ class House:
         self.rule_walls: list[str] = []  # the wall time of each rule change, by rules version - 2
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.fair = FairDealer(tournament_id_for(self.seed))  # the verifiable deck's state
-        self._resume_at = 0.0  # tournament time when the server last stopped
+        self.resume_at = 0.0  # tournament time when the server last stopped
         # The wall clock: the deadline and the start time are wall-clock times (tests set it).
         self.wall_clock: Callable[[], dt.datetime] = lambda: dt.datetime.now().astimezone()
         # Shown in the lobby before the start; the default ("next midnight") is fixed at the start.

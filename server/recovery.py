@@ -16,20 +16,20 @@ import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from poker.actions import Ruleset
 from protocol import names
 from server import director_key
-from server.app import Server
 from server.clients import PlayerState
 from server.config import ServerConfig
 from server.fairness import replay_input
+from server.house import House
+from server.inputs import Logged, apply_logged
 from server.store import Record, Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
-from server.tournament.inputs import apply_act, apply_input
 
 log = logging.getLogger("hickory.recovery")
 
@@ -60,8 +60,13 @@ def stored_config(config: ServerConfig, text: str | None) -> ServerConfig:
     return attrs.evolve(config, **stored)
 
 
-def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
-    """The server for ``config``: fresh, or resumed from its database.
+H = TypeVar("H", bound=House)
+
+
+def open_house(config: ServerConfig, make: Callable[..., H], *, seed: int | None = None) -> H:
+    """The house for ``config``, made by ``make(config, store=, seed=)``: fresh, or resumed
+    from its database. Recovery builds no server: the app passes its ``Server`` class
+    (``app.open_server``), the read-only tools a bare ``House`` (``reports.py``).
 
     ``seed`` seeds a new tournament's seat draw (tests; by default a secret random one);
     a resumed tournament always uses the seed stored with it. Resuming never fails for ever
@@ -70,11 +75,11 @@ def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
     a row in ``audit``), logged, and announced to the players.
     """
     if config.db is None:
-        return Server(config, seed=seed)
+        return make(config, seed=seed)
     store = Store(config.db, synchronous=config.synchronous.upper())
     seed_text = store.get_meta("seed")
     if seed_text is None:
-        server = Server(config, store=store, seed=seed)
+        server = make(config, store=store, seed=seed)
         store.write_now([
             meta_record("seed", str(server.seed)),
             meta_record("config", _config_json(config)),
@@ -89,8 +94,8 @@ def open_server(config: ServerConfig, *, seed: int | None = None) -> Server:
     kept = store.get_meta(director_key.META_KEY)
     keep_secret = config.director_secret is None and kept is not None
 
-    def fresh() -> Server:
-        server = Server(config, store=store, seed=int(seed_text))
+    def fresh() -> H:
+        server = make(config, store=store, seed=int(seed_text))
         if keep_secret and kept is not None:
             server.director_secret, server.director_secret_hash = None, kept  # the same director gets in
         if wall is not None:
@@ -184,7 +189,7 @@ def record_set_aside(store: Store, known: Mapping[int, str], found: Iterable[Set
     ])
 
 
-def report_set_aside(server: Server, found: Sequence[SetAside]) -> None:
+def report_set_aside(server: House, found: Sequence[SetAside]) -> None:
     """Tell the host (the log) and everyone at the tables (an announcement once running)."""
     for a in found:
         log.error("set aside %s", a.text)
@@ -205,14 +210,14 @@ def condensed(texts: list[str], limit: int = 4) -> list[str]:
 
 
 def replay_all(
-    fresh: Callable[[], Server],
+    fresh: Callable[[], H],
     read_inputs: Callable[[], Iterable[tuple[int, str, int | None, dict[str, Any]]]],
     tokens: Mapping[str, str],
     *,
     known: Mapping[int, str] | None = None,
     on_void: Callable[[int | None], None] | None = None,
-    watch: Callable[[Server, int, str, int | None], None] | None = None,
-) -> tuple[Server, list[SetAside]]:
+    watch: Callable[[H, int, str, int | None], None] | None = None,
+) -> tuple[H, list[SetAside]]:
     """Replay the whole log into a ``fresh()`` server, setting aside what cannot be replayed.
 
     ``known``: entries set aside before (skipped without trying them). A clean refusal (a
@@ -250,10 +255,10 @@ def replay_all(
         return server, found
 
 
-def resume_clock(server: Server, saved: str | None) -> None:
+def resume_clock(server: House, saved: str | None) -> None:
     """Tournament time goes on from the last time saved (or logged) before the stop."""
     if saved:
-        server._resume_at = max(server._resume_at, float(saved))
+        server.resume_at = max(server.resume_at, float(saved))
 
 
 def _what(kind: str, table_id: int | None, p: Mapping[str, Any]) -> str:
@@ -267,7 +272,7 @@ def _what(kind: str, table_id: int | None, p: Mapping[str, Any]) -> str:
 
 
 def replay_log(
-    server: Server,
+    server: House,
     inputs: Iterable[tuple[int, str, int | None, dict[str, Any]]],
     tokens: Mapping[str, str],
     *,
@@ -328,7 +333,7 @@ def replay_log(
                 found.append(SetAside(seq=seq, kind=kind, what=f"an action at table {table_id}", error=error))
                 continue
             try:
-                apply_act(t, table_id, p)
+                apply_logged(t, server.players, Logged(kind, table_id, p))
             except Exception as exc:  # the hand is dropped whole, however far the action got
                 # A hand in progress was dealt by a replayed begin_hand, which noted its carry.
                 hand_no = void_hand(server, table_id, begin_carry[table_id], f"log entry {seq}: {exc}")
@@ -336,25 +341,17 @@ def replay_log(
                     on_void(hand_no)
                 voided.add(table_id)
                 continue
-            player = t.table(table_id).seats[p["seat"]].player_id
-            server.players[player].bank = p.get("bank", server.players[player].bank)
         elif kind == "end_hand" and table_id in voided:
             continue
         else:
             try:
-                if kind == "status":
-                    ps = server.players.get(p["player_id"])
-                    if ps is not None:
-                        ps.sitting_out = bool(p["sitting_out"])
-                        ps.bank = p.get("bank", ps.bank)
-                else:
-                    if kind == "begin_hand" and table_id is not None:
-                        begin_carry[table_id] = p.get("carry", 0)
-                    apply_input(t, kind, table_id, p)
-                    if kind == "director":
-                        server.note_rule_times(p.get("wall"))
-                    if kind == "register":
-                        _register(server, tokens, p["player_id"], p["name"])
+                if kind == "begin_hand" and table_id is not None:
+                    begin_carry[table_id] = p.get("carry", 0)
+                apply_logged(t, server.players, Logged(kind, table_id, p))
+                if kind == "director":
+                    server.note_rule_times(p.get("wall"))
+                if kind == "register":
+                    _register(server, tokens, p["player_id"], p["name"])
             except TournamentError as exc:  # refused before anything changed
                 found.append(SetAside(seq=seq, kind=kind, what=_what(kind, table_id, p), error=str(exc)))
                 if kind == "begin_hand" and table_id is not None:
@@ -364,11 +361,11 @@ def replay_log(
                                             error=f"{type(exc).__name__}: {exc}")) from exc
         if after is not None:
             after(seq, kind, table_id)
-    server._resume_at = last_now
+    server.resume_at = last_now
     return found
 
 
-def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) -> None:
+def _register(server: House, tokens: Mapping[str, str], pid: str, name: str) -> None:
     server.players[pid] = PlayerState(player_id=pid, name=name, token_hash=tokens.get(pid, ""),
                                       bank=server.config.time_bank)
     server.by_name[names.key(name)] = pid
@@ -376,7 +373,7 @@ def _register(server: Server, tokens: Mapping[str, str], pid: str, name: str) ->
         server.by_token_hash[tokens[pid]] = pid
 
 
-def void_hand(server: Server, table_id: int, carry: int, why: str) -> int:
+def void_hand(server: House, table_id: int, carry: int, why: str) -> int:
     """Drop the hand in progress that cannot be resumed: the stacks are as they were before
     it. Returns the hand's number; the caller marks it voided in the database."""
     table = server.tournament.table(table_id)

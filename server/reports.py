@@ -36,8 +36,8 @@ from poker.history import HandInfo, HistoryError, to_phh, to_text
 from poker.pokerstars import to_pokerstars
 from poker.stats import PlayerStats, compute_stats
 from protocol.names import is_invisible, printable
-from server.app import Server
 from server.config import ServerConfig
+from server.house import House
 from server.records import event_from_json
 from server.recovery import read_set_aside, replay_all, resume_clock, stored_config
 from server.results import results_csv, results_html
@@ -172,8 +172,8 @@ def read_hands(
 
 
 def load_server(
-    conn: sqlite3.Connection, *, watch: Callable[[Server, int, str, int | None], None] | None = None
-) -> Server:
+    conn: sqlite3.Connection, *, watch: Callable[[House, int, str, int | None], None] | None = None
+) -> House:
     """The tournament as the log in ``conn`` makes it, replayed without writing anything.
 
     ``watch(server, seq, kind, table_id)`` is called after each logged input is applied
@@ -183,8 +183,8 @@ def load_server(
 
 
 def load_replay(
-    conn: sqlite3.Connection, *, watch: Callable[[Server, int, str, int | None], None] | None = None
-) -> tuple[Server, list[str]]:
+    conn: sqlite3.Connection, *, watch: Callable[[House, int, str, int | None], None] | None = None
+) -> tuple[House, list[str]]:
     """``load_server``, and what the replay set aside: the entries the server set aside at a
     start-up (kept in ``meta``) and any it would set aside now, as text for the host."""
     conn.execute("BEGIN")  # one consistent read while a server may be writing
@@ -203,7 +203,7 @@ def load_replay(
                 yield seq, kind, table_id, parse_payload(payload)
 
         try:
-            server, found = replay_all(lambda: Server(config, seed=int(meta["seed"])), inputs, tokens,
+            server, found = replay_all(lambda: House(config, seed=int(meta["seed"])), inputs, tokens,
                                        known=known, watch=watch)
             resume_clock(server, meta.get("clock"))
         except ToolError:
@@ -462,7 +462,7 @@ def add_standings_arguments(p: argparse.ArgumentParser) -> None:
                         "to the text, JSON and HTML standings")
 
 
-def standings_data(server: Server) -> dict[str, Any]:
+def standings_data(server: House) -> dict[str, Any]:
     t = server.tournament
     state = t.state
     places: list[dict[str, Any]] = []

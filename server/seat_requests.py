@@ -15,10 +15,12 @@ import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
-from server.fanout import set_sitting_out, tournament_events, wake_tables
-from server.house import House, TableCommand, TableHandle
+from server.fanout import tournament_events, wake_tables
+from server.house import House, TableAct, TableCommand, TableHandle, TableImBack, TableSitOut
+from server.inputs import Logged, apply_logged
 from server.queries import spend
-from server.tournament.inputs import apply_input
+from server.refusals import why_not_yours
+from server.tables import set_sitting_out
 
 
 def _runner(h: House, client: Client) -> TableHandle | None:
@@ -42,25 +44,14 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
     runner = _runner(h, client)
     if runner is None:
         raise ProtocolError(E.NOT_SEATED, "you are not seated at a table in play")
-    # Refused here, by the reader, what the table would refuse anyway: it never sees it.
-    turn = runner.turn
     table = h.tournament.tables.get(runner.table_id)
-    if table is None:  # broken while the player was on the way: its task ends, as ever
-        _post(h, client, runner, TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client))
-        return
-    hand = table.hand
-    in_play = hand is not None and not hand.is_over
-    if hand is not None and msg.hand_no != hand.hand_no:
-        raise ProtocolError(E.STALE_HAND, f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} "
-                                          + ("is being played" if in_play else "was the last one here"),
-                            "act.hand_no")
-    if not in_play:
-        raise ProtocolError(E.NOT_YOUR_TURN, "no hand is being played at your table")
-    if h.players[client.player_id].sitting_out:
-        pass  # acting on this hand is how a sitting-out player says "I'm back": the table takes it
-    elif turn is None or turn.player_id != client.player_id:
-        raise ProtocolError(E.NOT_YOUR_TURN, "not your turn" + (f": seat {turn.seat} is to act" if turn else ""))
-    _post(h, client, runner, TableCommand(kind="act", player_id=client.player_id, msg=msg, client=client))
+    if table is not None:  # (a table broken while the player was on the way: its task ends, as ever)
+        # Refused here, by the reader, what the table would refuse anyway: it never sees it.
+        refused = why_not_yours(msg, client.player_id, runner.table_id, table.hand, runner.turn,
+                                sitting_out=h.players[client.player_id].sitting_out)
+        if refused is not None:
+            raise ProtocolError(refused.code, refused.message, refused.path)
+    _post(h, client, runner, TableAct(msg=msg, player_id=client.player_id, client=client))
 
 
 async def reenter(h: House, client: Client, msg: m.Reenter) -> None:
@@ -73,12 +64,12 @@ async def reenter(h: House, client: Client, msg: m.Reenter) -> None:
     reason = t.why_no_reentry(player_id)
     if reason is not None:
         raise ProtocolError(E.INVALID_STATE, reason)
-    payload = {"player_id": player_id}
-    events = apply_input(t, "reenter", None, payload)
+    entry = Logged("reenter", None, {"player_id": player_id})
+    events = apply_logged(t, h.players, entry).news
     h.viewers.discard(client)  # back at a table: no longer watching the one they left
     client.watching = None
     h.lobby_dirty = True
-    await h.journal.commit(h.journal.input("reenter", payload))
+    await h.journal.commit(h.journal.input(entry.kind, entry.payload))
     tournament_events(h, events)
     wake_tables(h)
     if msg.id is not None:
@@ -98,7 +89,8 @@ async def sit_out_or_back(h: House, client: Client, msg: m.SitOut | m.ImBack) ->
     if runner is None:
         await set_sitting_out(h, client.player_id, kind == "sit_out")
     else:
-        _post(h, client, runner, TableCommand(kind=kind, player_id=client.player_id, client=client))
+        command = TableSitOut if kind == "sit_out" else TableImBack
+        _post(h, client, runner, command(player_id=client.player_id, client=client))
     if msg.id is not None:
         client.send_nowait(m.Ack(id=msg.id))
 
@@ -107,11 +99,10 @@ async def call_director(h: House, client: Client, msg: m.CallDirector) -> None:
     if client.player_id is None:
         raise ProtocolError(E.UNAUTHORIZED, "only players call the director")
     spend(h, client, "status")
-    now = h.now()
-    events = h.tournament.call_floor(now, client.player_id, msg.message)
+    call = Logged("call_floor", None, {"now": h.now(), "player_id": client.player_id, "message": msg.message})
+    events = apply_logged(h.tournament, h.players, call).news
     # The call waits in the director's queue: stored, so a restart keeps it open.
-    await h.journal.commit(h.journal.input("call_floor", {
-        "now": now, "player_id": client.player_id, "message": msg.message}))
+    await h.journal.commit(h.journal.input(call.kind, call.payload))
     tournament_events(h, events)
     if msg.id is not None:
         client.send_nowait(m.Ack(id=msg.id))

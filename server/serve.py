@@ -21,13 +21,12 @@ from functools import partial
 import attrs
 import trio
 
-from server.app import Server
+from server.app import Server, open_server
 from server.clock import ClockPortError
 from server.config import ServerConfig, add_arguments, config_from_args
 from server.discovery import should_announce
 from server.filelimit import connection_capacity, raise_file_limit
 from server.memory import freeze_long_lived, tune_collector
-from server.recovery import open_server
 from server.share import ClientShare
 from server.store import StoreError
 

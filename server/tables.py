@@ -16,28 +16,34 @@ import trio
 
 import protocol.errors as E
 import protocol.messages as m
-from poker import events as ev
 from poker.actions import Action, ActionKind, IllegalAction
 from poker.hand import Hand
+from server import inputs
 from server.clients import Client
 from server.dealing import draw_deck, hand_dealt
 from server.fanout import (
     broadcast_hand_events,
+    player_status,
     reply_error,
     send_turn,
     send_your_turn,
-    set_sitting_out,
     tournament_events,
     wake_tables,
 )
-from server.house import House, TableCommand, Turn
+from server.house import House, TableAct, TableCommand, TableImBack, TableSitOut, TableVoid, Turn
+from server.inputs import Logged, apply_logged
 from server.journal import wall_clock
+from server.refusals import why_not_yours
 from server.store import Record
-from server.tournament.inputs import apply_director
 
 log = logging.getLogger("hickory.server")
 
 INBOX_SIZE = 1024
+
+
+def sender(cmd: TableCommand) -> Client | None:
+    """The connection a command came from, if any (its inbox share counts it)."""
+    return cmd.client if isinstance(cmd, (TableAct, TableSitOut, TableImBack)) else None
 
 
 class TableRunner:
@@ -59,8 +65,9 @@ class TableRunner:
             self.send.send_nowait(cmd)
         except trio.WouldBlock:
             return False
-        if cmd.client is not None:
-            self.queued[cmd.client] = self.queued.get(cmd.client, 0) + 1
+        client = sender(cmd)
+        if client is not None:
+            self.queued[client] = self.queued.get(client, 0) + 1
         return True
 
     def queued_for(self, client: Client) -> int:
@@ -69,10 +76,11 @@ class TableRunner:
     async def receive(self) -> TableCommand:
         """The next command; it no longer counts against its connection's share."""
         cmd = await self.inbox.receive()
-        if cmd.client is not None:
-            left = self.queued.pop(cmd.client, 0) - 1
+        client = sender(cmd)
+        if client is not None:
+            left = self.queued.pop(client, 0) - 1
             if left > 0:
-                self.queued[cmd.client] = left
+                self.queued[client] = left
         return cmd
 
     async def run(self) -> None:
@@ -127,11 +135,14 @@ class TableRunner:
         h = self.house
         # An action that arrives between hands is late for the last one: it does not bring
         # a sitting-out player back (``im_back`` does, or acting on the next hand).
-        if cmd.kind == "act" and cmd.client is not None:
-            reply_error(cmd.client, E.NOT_YOUR_TURN, "no hand is being played at your table", cmd.msg.id)
-        elif cmd.kind in ("sit_out", "im_back") and cmd.player_id is not None:
-            await set_sitting_out(h, cmd.player_id, cmd.kind == "sit_out")
-        elif cmd.kind == "void":
+        if isinstance(cmd, TableAct):
+            refused = why_not_yours(cmd.msg, cmd.player_id, self.table_id, h.tournament.table(self.table_id).hand,
+                                    None)
+            assert refused is not None  # no hand is in play between hands
+            reply_error(cmd.client, refused.code, refused.message, cmd.msg.id, path=refused.path)
+        elif isinstance(cmd, (TableSitOut, TableImBack)):
+            await set_sitting_out(h, cmd.player_id, isinstance(cmd, TableSitOut))
+        elif isinstance(cmd, TableVoid):
             log.info("table %d: nothing to void, the hand had ended", self.table_id)
 
     # -- a hand -----------------------------------------------------------------------------
@@ -144,14 +155,15 @@ class TableRunner:
         drawn = await draw_deck(h, table_id)
         if drawn is None:
             return  # the table may no longer deal: the same commitment serves its next deal
-        deck = drawn.deck
-        now = drawn.now  # the time it was found free to deal: the deal cannot be refused now
-        carry_before = t.table(table_id).carry
-        hand = t.begin_hand(table_id, now, deck=deck)
+        # ``drawn.now``: the time it was found free to deal: the deal cannot be refused now.
+        dealt = inputs.deal(table_id, now=drawn.now, deck=drawn.deck, carry=t.table(table_id).carry,
+                            draw=drawn.payload())
+        news = apply_logged(t, h.players, dealt).news
         table = t.table(table_id)
+        hand = table.hand
+        assert hand is not None
         seats = {s: [p.player_id, h.players[p.player_id].name] for s, p in table.seats.items()}
-        records = drawn.records + h.journal.input(
-            "begin_hand", {"now": now, "deck": deck, "carry": carry_before, "draw": drawn.payload()}, table_id)
+        records = drawn.records + self.logged(dealt)
         if h.store is not None:
             records.append(Record(
                 sql="INSERT OR REPLACE INTO hands (hand_no, table_id, level, started_at, status, seats) "
@@ -163,19 +175,19 @@ class TableRunner:
         hand_dealt(h, table_id, drawn, hand.hand_no)
         h.fair.events_stored(table_id, records)  # the hand's record, for the hash chain
         broadcast_hand_events(h, table_id, hand, hand.events)
+        tournament_events(h, news)
 
     async def end_hand(self) -> None:
         h = self.house
         t = h.tournament
         hand = t.table(self.table_id).hand
         assert hand is not None and hand.result is not None
-        now = h.now()
-        events = t.end_hand(self.table_id, now)
         summary = {"stacks": hand.result.stacks, "carried_out": hand.result.carried_out}
         chain = h.fair.chain_hand(self.table_id, hand.events, json.loads(json.dumps(summary)),
                                   stored=h.store is not None)
-        records = h.journal.input("end_hand", {"now": now} if chain is None else {"now": now, "chain": chain},
-                                  self.table_id)
+        ended = inputs.end(self.table_id, now=h.now(), chain=chain)
+        events = apply_logged(t, h.players, ended).news
+        records = self.logged(ended)
         if h.store is not None:
             records.append(Record(sql="UPDATE hands SET status='finished', summary=? WHERE hand_no=?",
                                   params=(json.dumps(summary), hand.hand_no)))
@@ -213,9 +225,8 @@ class TableRunner:
                 acted = await self.wait_for_action(hand, turn, turn.deadline())
             if not acted:
                 # Clock and bank ran out: check if free, else fold; then sitting out.
-                ps.bank = 0.0
                 self.turn = None
-                await self.apply(hand, seat, legal.timeout_action(), automatic=True)
+                await self.apply(hand, seat, legal.timeout_action(), automatic=True, bank=0.0)
                 await set_sitting_out(h, player_id, True)
 
     async def wait_for_action(self, hand: Hand, turn: Turn, until: float) -> bool:
@@ -248,10 +259,10 @@ class TableRunner:
         """Handle one command during a hand; True when the player to act has acted.
         ``sit_out`` takes effect at once; ``im_back`` (or any act) from the next hand."""
         h = self.house
-        if cmd.kind == "im_back" and cmd.player_id is not None:
+        if isinstance(cmd, TableImBack):
             self.back_next_hand(cmd.player_id)
             return False
-        if cmd.kind == "sit_out" and cmd.player_id is not None:
+        if isinstance(cmd, TableSitOut):
             self.returning.discard(cmd.player_id)
             await set_sitting_out(h, cmd.player_id, True)
             if cmd.player_id == turn.player_id:
@@ -261,45 +272,35 @@ class TableRunner:
                 await self.apply(hand, turn.seat, legal.timeout_action(), automatic=True)
                 return True
             return False
-        if cmd.kind == "void":
-            await self.void(hand, cmd.msg)
+        if isinstance(cmd, TableVoid):
+            await self.void(hand, cmd.payload)
             return True
-        if cmd.kind != "act" or cmd.client is None:
+        if not isinstance(cmd, TableAct):
             return False
-        msg: m.Act = cmd.msg
-        client = cmd.client
+        msg, client = cmd.msg, cmd.client
         taken_at = trio.current_time()
-        if cmd.player_id is not None and msg.hand_no == hand.hand_no:
+        if msg.hand_no == hand.hand_no:
             # A sitting-out player is acted for without a turn, so trying to act is how
             # "they act" ends the sit-out: back from the next hand, as with im_back. (Not
             # an action for another hand: stale ones, a flood's, bring nobody back.)
             self.back_next_hand(cmd.player_id)
-        if cmd.player_id != turn.player_id:
-            reply_error(client, E.NOT_YOUR_TURN, f"not your turn: seat {turn.seat} is to act", msg.id)
+        refused = why_not_yours(msg, cmd.player_id, self.table_id, hand, turn)
+        if refused is not None:
+            reply_error(client, refused.code, refused.message, msg.id, path=refused.path)
             return False
-        if msg.hand_no != hand.hand_no or (msg.table is not None and msg.table != self.table_id):
-            wrong = "act.hand_no" if msg.hand_no != hand.hand_no else "act.table"
-            reply_error(client, E.STALE_HAND,
-                        f"that action is for hand #{msg.hand_no}; hand #{hand.hand_no} is being played", msg.id,
-                        path=wrong)
-            return False
-        action = Action(kind=ActionKind(msg.action), amount=msg.amount)
+        used = trio.current_time() - turn.started
+        bank = max(0.0, turn.bank - (used - turn.clock)) if used > turn.clock else h.players[turn.player_id].bank
         try:
-            new = hand.act(turn.seat, action)
+            await self.apply(hand, turn.seat, Action(kind=ActionKind(msg.action), amount=msg.amount),
+                             automatic=False, bank=bank)
         except IllegalAction as exc:
             code = exc.code if exc.code != "hand_over" else E.STALE_HAND
             path = f"act.{exc.field}" if code == E.ILLEGAL_ACTION else None
             reply_error(client, code, exc.message, msg.id, path=path)
             return False
-        used = trio.current_time() - turn.started
-        ps = h.players[turn.player_id]
-        if used > turn.clock:
-            ps.bank = max(0.0, turn.bank - (used - turn.clock))
-        self.turn = None
-        await self.commit_and_broadcast(hand, turn.seat, action, False, new)
         if h.metrics is not None:
             h.metrics.action_broadcast(client.conn, client.read_at, taken_at)
-        if ps.sitting_out:
+        if h.players[turn.player_id].sitting_out:
             await set_sitting_out(h, turn.player_id, False)  # any action means "I'm back"
         if msg.id is not None:
             client.send_nowait(m.Ack(id=msg.id))
@@ -309,9 +310,9 @@ class TableRunner:
         """The director calls the hand off: logged as the director's input at this point of
         the hand (replay voids it at the same point), then every seat gets the table anew."""
         h = self.house
-        payload = {**payload, "now": h.now()}
-        events = apply_director(h.tournament, payload)  # the path its replay takes
-        records = h.journal.input("director", payload) + h.journal.audit(events)
+        voided = Logged("director", None, {**payload, "now": h.now()})
+        events = apply_logged(h.tournament, h.players, voided).news  # the path its replay takes
+        records = self.logged(voided) + h.journal.audit(events)
         if h.store is not None:
             records.append(Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand.hand_no,)))
         await h.journal.commit(records)
@@ -320,25 +321,38 @@ class TableRunner:
         await self.bring_back()
         wake_tables(h)
 
-    async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool) -> None:
-        await self.commit_and_broadcast(hand, seat, action, automatic, hand.act(seat, action, automatic=automatic))
-
-    async def commit_and_broadcast(
-        self, hand: Hand, seat: int, action: Action, automatic: bool, new: list[ev.Event]
-    ) -> None:
-        """Store an applied action and its consequences, then broadcast them."""
+    async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool,
+                    bank: float | None = None) -> None:
+        """Apply an action through the one input path, store it and its consequences, then
+        broadcast them. ``bank``: the acting player's time bank after it (unchanged if
+        None). Refused before anything changes: ``IllegalAction``."""
         h = self.house
         player_id = h.tournament.table(self.table_id).seats[seat].player_id
-        records = [
-            *h.journal.input("act", {
-                "seat": seat, "kind": action.kind.value, "amount": action.amount,
-                "automatic": automatic, "now": h.now(), "bank": h.players[player_id].bank,
-            }, self.table_id),
-            *h.journal.hand_events(hand, new),
-        ]
+        acted = inputs.act(self.table_id, seat, action, automatic=automatic, now=h.now(),
+                           bank=h.players[player_id].bank if bank is None else bank)
+        new = apply_logged(h.tournament, h.players, acted).hand_events
+        self.turn = None
+        records = [*self.logged(acted), *h.journal.hand_events(hand, new)]
         await h.journal.commit(records)
         h.fair.events_stored(self.table_id, records)
         broadcast_hand_events(h, self.table_id, hand, new)
+
+    def logged(self, entry: Logged) -> list[Record]:
+        """The log's row for an input this table applied (replay applies it the same way)."""
+        return self.house.journal.input(entry.kind, entry.payload, entry.table_id)
+
+
+async def set_sitting_out(h: House, player_id: str, value: bool) -> None:
+    """Sit a player out or bring them back: applied and stored as a logged status (replay
+    applies it the same way), then told to their table. Store, then send: no client hears
+    of a status a restart would not know."""
+    ps = h.players.get(player_id)
+    if ps is None or ps.sitting_out == value:
+        return
+    entry = inputs.status(player_id, sitting_out=value, bank=ps.bank)
+    apply_logged(h.tournament, h.players, entry)
+    await h.journal.commit(h.journal.input(entry.kind, entry.payload))
+    player_status(h, player_id, "sitting_out" if value else "back")
 
 
 def start_tables(h: House) -> None:

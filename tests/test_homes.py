@@ -144,7 +144,6 @@ def test_rows_are_written_only_by_the_store_and_the_journal() -> None:
     assert row_writing_sql(sources()) == []
 
 
-@TODO_24
 def test_the_tools_that_read_a_database_build_no_server() -> None:
     assert reaches_the_app(sources()) == []
 

@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from poker.actions import Action, ActionKind
+from poker.events import Event
 
 from .director import Director
 from .errors import TournamentError
@@ -121,8 +122,9 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
     return d.announce(now, p["text"], to=p.get("to", ()), reason=reason)
 
 
-def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> None:
-    """A logged action at ``table_id``'s hand in progress (``IllegalAction`` if refused)."""
+def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> list[Event]:
+    """A logged action at ``table_id``'s hand in progress: the hand's new events
+    (``IllegalAction`` if refused, before anything changes)."""
     _need(p, "an action", "seat", "kind", "amount", "automatic")
     hand = t.table(table_id).hand
     if hand is None or hand.is_over:
@@ -131,7 +133,7 @@ def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> None:
         kind = ActionKind(p["kind"])
     except (ValueError, TypeError):
         raise TournamentError(f"unknown action {p['kind']!r}") from None
-    hand.act(p["seat"], Action(kind=kind, amount=p["amount"]), automatic=bool(p["automatic"]))
+    return hand.act(p["seat"], Action(kind=kind, amount=p["amount"]), automatic=bool(p["automatic"]))
 
 
 def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, Any]) -> Events:

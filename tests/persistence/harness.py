@@ -26,9 +26,8 @@ from typing import Any
 import trio
 
 import protocol.messages as m
-from server.app import Server
+from server.app import Server, open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from server.reports import load_server, open_readonly
 from server.snapshots import snapshot_for
 from tests.server.rawclient import RawClient

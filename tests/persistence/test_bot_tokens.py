@@ -19,7 +19,7 @@ import trio
 
 import protocol.messages as m
 from client.bot import Bot
-from server.recovery import open_server
+from server.app import open_server
 from server.store import Record
 from tests.server.harness import fast_config, running
 from tests.server.rawclient import RawClient

@@ -29,7 +29,7 @@ import trio
 import protocol.messages as m
 from client.bot import Bot
 from client.deckfile import main_verify
-from server.recovery import open_server
+from server.app import open_server
 from server.verify import run_verify
 from tests.persistence.harness import REPO, ServerProcess
 from tests.server.harness import fast_config, running

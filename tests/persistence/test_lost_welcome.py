@@ -7,7 +7,7 @@ from pathlib import Path
 
 import protocol.messages as m
 from client.session import ClientSession
-from server.recovery import open_server
+from server.app import open_server
 from tests.server.harness import fast_config, running
 from tests.server.rawclient import RawClient
 

@@ -48,9 +48,9 @@ from poker.cards import parse_cards, shuffled_deck
 from poker.events import ActionTaken, Event, HandStarted, PotAwarded, Street
 from poker.hand import Hand
 from poker.history import HandInfo, to_phh
+from server.app import open_server
 from server.config import ServerConfig
 from server.records import event_to_json
-from server.recovery import open_server
 from server.reports import StoredHand, export_history, open_readonly, read_hands
 from server.store import Record, Store, meta_record
 from tests.persistence.harness import Bot

@@ -26,8 +26,8 @@ from client.tui.stats_view import table_stats
 from poker.events import HandShown, HandStarted, HoleCardsDealt
 from poker.stats import compute_stats
 from protocol import messages as m
+from server.app import open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from server.reports import (
     StoredHand,
     _hand_info,

@@ -17,7 +17,7 @@ import trio
 from trio.testing import MockClock
 
 import protocol.messages as m
-from server.recovery import open_server
+from server.app import open_server
 from tests.persistence.test_replay import SEATS, _config, directed, fingerprint
 from tests.server.director import Director
 from tests.server.harness import Table, joined, running

@@ -26,9 +26,8 @@ from trio.testing import MockClock
 
 import protocol.messages as m
 from poker.cards import FULL_DECK, Card, parse_cards
-from server.app import Server
+from server.app import Server, open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from tests.server.director import Director
 from tests.server.harness import Table, config, joined, running
 from tests.server.rawclient import RawClient

@@ -25,11 +25,10 @@ import attrs
 import pytest
 import trio
 
-from server.app import Server
+from server.app import Server, open_server
 from server.config import ServerConfig
 from server.recovery import (
     SetAside,
-    open_server,
     read_set_aside,
     replay_all,
     replay_log,
@@ -297,7 +296,7 @@ def test_the_replay_ends_at_the_last_time_logged(played: Played) -> None:
     finite number of seconds (true, text, infinity, NaN) is no time."""
     nows = [float(p["now"]) for _, _, _, p in played.inputs if "now" in p]
     server, _, _ = _replay(played, played.inputs, skip=_known(played))
-    assert server._resume_at == max(nows)
+    assert server.resume_at == max(nows)
 
     first_deal = played.entries("begin_hand")[0][0]
     early = [e for e in played.inputs if e[0] <= first_deal]  # under a second of tournament time
@@ -309,7 +308,7 @@ def test_the_replay_ends_at_the_last_time_logged(played: Played) -> None:
         for i, now in enumerate([True, "7", math.inf, math.nan, None])
     ]
     server, found, _ = _replay(played, [*early, *odd])
-    assert found == [] and server._resume_at == start
+    assert found == [] and server.resume_at == start
 
 
 # -- time banks and sitting out -------------------------------------------------------------------

@@ -20,8 +20,8 @@ from pathlib import Path
 import trio
 
 import protocol.messages as m
+from server.app import open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from tests.persistence.harness import REPO, Bot, ServerProcess, check_chips, db_server
 
 ARGS = ["--start-at", "3", "--no-deadline", "--seats", "3", "--hands-per-level", "3",

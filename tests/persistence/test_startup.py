@@ -223,8 +223,8 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     of a later one (the game cannot change under the players); the durability asked for is
     the database's."""
     from poker.actions import Ruleset
+    from server.app import open_server
     from server.config import ServerConfig
-    from server.recovery import open_server
     from server.store import meta_record
 
     bare = open_server(ServerConfig(db=None, port=0, seats=3), seed=7)
@@ -250,7 +250,7 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
         assert (server.config.seats, server.config.starting_stack, server.config.ruleset) == (3, 3000, Ruleset.STANDARD)
         assert type(server.config.ruleset) is Ruleset and server.config.schedule == ((10, 20), (20, 40))
         assert server.store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL, this start's own
-        assert server._resume_at == 1234.5  # tournament time goes on from there
+        assert server.resume_at == 1234.5  # tournament time goes on from there
         assert f"resumed the tournament in {db}: 0 players, 0 hands dealt" in caplog.messages
     finally:
         server.store.close()
@@ -261,8 +261,8 @@ def test_the_directors_secret_is_kept_across_restarts_until_the_host_gives_a_new
     mutation target's sight): a restart without ``--director`` keeps the stored secret's
     hash, one with it replaces the hash, stored for the next restart."""
     from server import director_key
+    from server.app import open_server
     from server.config import ServerConfig
-    from server.recovery import open_server
 
     def opened(secret: str | None) -> tuple[str | None, str | None, str | None]:
         server = open_server(ServerConfig(db=tmp_path / "secret.db", port=0, director_secret=secret), seed=1)

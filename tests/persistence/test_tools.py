@@ -12,8 +12,8 @@ import pytest
 import trio
 
 from server import cli
+from server.app import open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from server.store import parse_payload
 from tests.persistence.harness import Bot, db_server
 
@@ -142,7 +142,7 @@ async def test_the_clock_does_not_run_while_the_server_is_down(tmp_path):
     assert before.seconds_left is not None
     restarted = open_server(ServerConfig(db=db, port=0, host="127.0.0.1", hand_pause=0.0))
     try:
-        assert restarted._resume_at == logged
+        assert restarted.resume_at == logged
         async with trio.open_nursery() as nursery:
             t0 = trio.current_time()
             await nursery.start(restarted.run)

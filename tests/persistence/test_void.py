@@ -12,8 +12,8 @@ import pytest
 import trio
 
 import protocol.messages as m
+from server.app import open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from tests.persistence.harness import Bot, check_chips, play_in_process
 
 

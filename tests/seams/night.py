@@ -27,10 +27,12 @@ from poker import events as ev
 from poker.hand import Hand
 from server.app import Server
 from server.clients import Client
+from server.config import ServerConfig
 from server.house import Watcher
 from server.snapshots import snapshot_for
 from server.tournament import events as tev
 from tests.seams.oracle import Watched, mismatch
+from tests.seams.replay import LogTap
 from tests.server.harness import FAST_SCHEDULE, config, running
 from tests.server.rawclient import RawClient
 
@@ -297,9 +299,11 @@ class NightResult:
     stuck: tuple[str, ...]
     commands: tuple[str, ...]
     finished: bool
+    config: ServerConfig
+    tap: LogTap | None = None  # with ``run_night(tap=True)``: the night's log and states
 
 
-async def run_night(seed: int, *, max_hands: int = 40) -> NightResult:
+async def run_night(seed: int, *, max_hands: int = 40, tap: bool = False) -> NightResult:
     # Trio shuffles the tasks that become runnable together, from a generator of its own:
     # seeded, the same seed plays the same night (a failure can be run again).
     trio._core._run._r.seed(seed)
@@ -312,6 +316,7 @@ async def run_night(seed: int, *, max_hands: int = 40) -> NightResult:
     async with running(cfg, seed=seed) as (server, port):
         live = Liveness(server)
         server.watchers.append(live)
+        kept = LogTap(server) if tap else None
         night = Night(seed=seed, rng=rng, server=server, port=port, liveness=live)
         clock = trio.lowlevel.current_clock()
         assert hasattr(clock, "on_quiet"), "run a night with trio.run(run_night, seed, clock=quiet_clock())"
@@ -328,4 +333,5 @@ async def run_night(seed: int, *, max_hands: int = 40) -> NightResult:
             n.cancel_scope.cancel()
         return NightResult(seed=seed, hands=live.hands, checks=night.checks,
                            mismatches=tuple(night.mismatches[:3]), stuck=tuple(live.stuck[:3]),
-                           commands=tuple(night.did), finished=server.tournament.finished)
+                           commands=tuple(night.did), finished=server.tournament.finished,
+                           config=cfg, tap=kept)

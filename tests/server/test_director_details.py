@@ -13,7 +13,7 @@ import trio
 import protocol.messages as m
 import server.directing as directing
 from protocol.errors import ProtocolError
-from server.fanout import WAKE
+from server.house import WAKE
 from server.tournament.inputs import apply_director as real
 from tests.server.director import Director
 from tests.server.test_director import floor

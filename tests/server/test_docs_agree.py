@@ -10,7 +10,7 @@ from pathlib import Path
 import trio
 
 import protocol.messages as m
-from server.recovery import open_server
+from server.app import open_server
 from tests.server.harness import CLOCK, config, joined, running, table
 from tests.server.rawclient import RawClient
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import protocol.messages as m
-from server.recovery import open_server
+from server.app import open_server
 from server.reports import load_server, open_readonly, standings_data
 from server.results import results_csv, results_html
 from tests.server.harness import fast_config, joined, running

@@ -31,10 +31,9 @@ from poker import events as ev
 from poker.cards import card_str
 from poker.hand import Hand
 from protocol.codec import stamp
-from server.app import Server
+from server.app import Server, open_server
 from server.clients import Client
 from server.house import Watcher
-from server.recovery import open_server
 from tests.server.harness import BotResult, fast_config, joined, play, pusher, running
 from tests.server.rawclient import RawClient
 

@@ -10,8 +10,8 @@ import trio
 
 import protocol.messages as m
 from server import cli, sessions
+from server.app import open_server
 from server.config import ServerConfig
-from server.recovery import open_server
 from tests.server.harness import config, running
 from tests.server.rawclient import RawClient
 

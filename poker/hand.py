@@ -34,6 +34,7 @@ from .events import (
     Street,
     UncalledBetReturned,
 )
+from .makers import maker
 from .pots import Pot, build_pots, split
 
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
@@ -47,6 +48,17 @@ _NO_AMOUNT = frozenset((ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL))
 # worked out once: a showdown then costs one fast strength per hand, not a full evaluate().
 # At most 7,462 entries (the distinct five-card hand values).
 _NAME_BY_STRENGTH: dict[int, str] = {}
+
+# The records this module builds on every decision, positionally (poker/makers.py).
+_legal_actions = maker(LegalActions)
+_action_taken = maker(ActionTaken)
+_blind_posted = maker(BlindPosted)
+_hole_cards_dealt = maker(HoleCardsDealt)
+_board_dealt = maker(BoardDealt)
+_bets_gathered = maker(BetsGathered)
+_hand_shown = maker(HandShown)
+_pot_awarded = maker(PotAwarded)
+_pot = maker(Pot)
 
 
 @attrs.define(kw_only=True)
@@ -195,9 +207,9 @@ class Hand:
         else:
             if level > 0:
                 return [
-                    Pot(
-                        amount=sum(p.committed for p in self._players) + self.carried_in + self.dead,
-                        eligible=tuple(p.seat for p in self._players if not p.folded),
+                    _pot(
+                        sum(p.committed for p in self._players) + self.carried_in + self.dead,
+                        tuple(p.seat for p in self._players if not p.folded),
                     )
                 ]
         live = {p.seat for p in self._players if not p.folded}
@@ -228,39 +240,31 @@ class Hand:
         stack = p.stack
         # Never more than the others can match: with a short all-in big blind and nobody
         # else able to cover the full blind, the rest would only come straight back.
-        to_call = min(current, self._reach_of_others(p)) - p.bet
+        reach = self._reach_of_others(p)
+        bet = p.bet
+        to_call = (current if current < reach else reach) - bet
         call = (to_call if to_call < stack else stack) if to_call > 0 else None
         min_to: int | None = None
         max_to: int | None = None
-        all_in_to = p.bet + stack
-        if all_in_to > current and self._may_raise(p):
+        all_in_to = bet + stack
+        # Raising needs someone else who could put in more than the current bet (nobody
+        # left to bet against otherwise: all are all-in, or could only call all-in for
+        # less; reach > current is _can_be_called), and a short all-in raise does not
+        # reopen the betting to a player who has already acted and faces less than a full
+        # raise since (interpretation 4).
+        if all_in_to > current and reach > current and (
+            p.faced is None or current - p.faced >= self.min_raise_increment()
+        ):
             max_to = all_in_to
             full = self.big_blind if current == 0 else current + self.min_raise_increment()
             min_to = full if full < all_in_to else all_in_to
-        legal = self._legal = LegalActions(
-            seat=p.seat,
-            fold=to_call > 0,
-            check=to_call == 0,
-            call=call,
-            min_raise_to=min_to,
-            max_raise_to=max_to,
-            to_call=to_call if to_call > 0 else 0,
-            current_bet=current,
-            stack=stack,
-            bet=p.bet,
+        # (field order: seat, fold, check, call, min_raise_to, max_raise_to, to_call,
+        # current_bet, stack, bet)
+        legal = self._legal = _legal_actions(
+            p.seat, to_call > 0, to_call == 0, call, min_to, max_to,
+            to_call if to_call > 0 else 0, current, stack, bet,
         )
         return legal
-
-    def _may_raise(self, p: _Player) -> bool:
-        # Nobody left to bet against: no other live player could put in more than the
-        # current bet (all are all-in, or could only call all-in for less).
-        if not self._can_be_called(p):
-            return False
-        # A short all-in raise does not reopen the betting to a player who has already
-        # acted and faces less than a full raise since (interpretation 4).
-        if p.faced is None:
-            return True
-        return self.current_bet - p.faced >= self.min_raise_increment()
 
     def _reach_of_others(self, p: _Player) -> int:
         """The most any other live player has in front or could put in this round."""
@@ -327,10 +331,8 @@ class Hand:
             p.folded = True
             self._live -= 1
         events.append(
-            ActionTaken(
-                seat=seat, street=self.street, action=kind, amount=put_in, to=target,
-                all_in=stack == 0 and not folded, automatic=automatic,
-            )
+            # seat, street, action, amount, to, all_in, automatic
+            _action_taken(seat, self.street, kind, put_in, target, stack == 0 and not folded, automatic)
         )
         self._advance(after=self._position[seat])
         return events[mark:]
@@ -436,7 +438,7 @@ class Hand:
             p.stack -= posted
             p.bet = posted
             p.committed = posted
-            self.events.append(BlindPosted(seat=seat, blind=blind, amount=posted, all_in=p.stack == 0))
+            self.events.append(_blind_posted(seat, blind, posted, p.stack == 0))
         # The bet to match is the full big blind even when the big blind is short (TDA).
         self.current_bet = self.big_blind
         n = len(self._players)
@@ -447,7 +449,7 @@ class Hand:
         deck = self._deck
         for i, p in enumerate(order):
             p.hole = (deck[i], deck[n + i])
-            self.events.append(HoleCardsDealt(seat=p.seat, cards=p.hole))
+            self.events.append(_hole_cards_dealt(p.seat, p.hole))
         self._next_card = 2 * n
         self._advance(after=self._position[self.big_blind_seat])
 
@@ -506,8 +508,8 @@ class Hand:
             self.events.append(UncalledBetReturned(seat=p.seat, amount=back))
 
     def _next_street(self) -> None:
-        self.events.append(BetsGathered(
-            pots=tuple((pot.amount, pot.eligible) for pot in self.pots()), carried_in=self.carried_in
+        self.events.append(_bets_gathered(
+            tuple((pot.amount, pot.eligible) for pot in self.pots()), self.carried_in
         ))
         for p in self._players:
             p.bet = 0
@@ -525,7 +527,7 @@ class Hand:
             new = tuple(self._deck[start:end])
             self._next_card = end
             self.board.extend(new)
-            self.events.append(BoardDealt(street=self.street, cards=new, board=tuple(self.board)))
+            self.events.append(_board_dealt(self.street, new, tuple(self.board)))
             if len(can_act) >= 2:
                 # Flop, turn, river: the first player still in left of the button acts first.
                 self._advance(after=self._position[self.button])
@@ -575,7 +577,7 @@ class Hand:
             if not p.folded and not p.shown:
                 p.shown = True
                 name = names[p.seat] if names is not None else None
-                self.events.append(HandShown(seat=p.seat, cards=p.hole, hand_name=name))
+                self.events.append(_hand_shown(p.seat, p.hole, name))
 
     def _settle(self, *, showdown: bool) -> None:
         self.street = Street.SHOWDOWN
@@ -601,10 +603,9 @@ class Hand:
             for s in winners:
                 self._by_seat[s].stack += share
             carried += remainder
-            award = PotAwarded(
-                index=index, amount=pot.amount, eligible=pot.eligible,
-                winners=tuple((s, share) for s in winners), hand_name=hand_name,
-                remainder=remainder,
+            # index, amount, eligible, winners, hand_name, remainder
+            award = _pot_awarded(
+                index, pot.amount, pot.eligible, tuple((s, share) for s in winners), hand_name, remainder
             )
             self.pots_awarded.append(award)
             self.events.append(award)

@@ -50,17 +50,19 @@ class Action:
     kind: ActionKind
     amount: int | None = None
 
+    # The actions without an amount are the same value every time, and frozen: one each,
+    # shared (a bot asks for one a decision).
     @classmethod
     def fold(cls) -> Action:
-        return cls(kind=ActionKind.FOLD)
+        return _FOLD if cls is Action else cls(kind=ActionKind.FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return cls(kind=ActionKind.CHECK)
+        return _CHECK if cls is Action else cls(kind=ActionKind.CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return cls(kind=ActionKind.CALL)
+        return _CALL if cls is Action else cls(kind=ActionKind.CALL)
 
     @classmethod
     def bet(cls, to: int) -> Action:
@@ -72,7 +74,13 @@ class Action:
 
     @classmethod
     def all_in(cls) -> Action:
-        return cls(kind=ActionKind.ALL_IN)
+        return _ALL_IN if cls is Action else cls(kind=ActionKind.ALL_IN)
+
+
+_FOLD = Action(kind=ActionKind.FOLD)
+_CHECK = Action(kind=ActionKind.CHECK)
+_CALL = Action(kind=ActionKind.CALL)
+_ALL_IN = Action(kind=ActionKind.ALL_IN)
 
 
 @attrs.frozen(kw_only=True)

@@ -62,15 +62,38 @@ def parse_cards(text: str) -> list[Card]:
     return [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
 
 
+_RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
 class RandomSource(Protocol):
     """What the shuffle needs from an RNG: ``secrets.SystemRandom`` and ``random.Random`` fit."""
 
     def randrange(self, stop: int, /) -> int: ...
 
 
+# (i, bits of i + 1) for each Fisher-Yates step: the draw for i is below i + 1.
+_STEPS = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
 def shuffled_deck(rng: RandomSource) -> list[Card]:
     """A new deck in random order (Fisher-Yates; each draw unbiased)."""
     deck = list(FULL_DECK)
+    kind = type(rng)
+    if (
+        getattr(kind, "randrange", None) is random.Random.randrange
+        and getattr(kind, "_randbelow", None) is _RANDBELOW_WITH_BITS
+    ):
+        # random.Random and secrets.SystemRandom: randrange(n) is exactly "draw
+        # n.bit_length() bits until below n" (Random._randbelow_with_getrandbits), done
+        # here without its two calls a draw: the same deck from the same RNG, a third of
+        # the time (bench/engine.py shuffles a deck a hand).
+        bits = rng.getrandbits  # type: ignore[attr-defined]
+        for i, k in _STEPS:
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
     for i in range(51, 0, -1):
         j = rng.randrange(i + 1)
         deck[i], deck[j] = deck[j], deck[i]

@@ -9,6 +9,7 @@ nothing refused is ever logged.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import protocol.errors as E
@@ -31,17 +32,67 @@ async def director_command(h: House, client: Client, msg: m.DirectorCommand) -> 
         client.send_nowait(m.Ack(id=msg.id))
 
 
+def _player(h: House, player_id: int) -> str:
+    if str(player_id) not in h.players:
+        raise ProtocolError(E.NOT_FOUND, f"there is no player {player_id}")
+    return str(player_id)
+
+
+def _deadline(h: House, cmd: m.SetDeadlineCommand) -> dict[str, Any]:
+    wall = _deadline_wall(cmd)
+    return {"deadline": None if wall is None else h.now() + (wall - h.wall_clock()).total_seconds()}
+
+
+def _deadline_wall(cmd: m.SetDeadlineCommand) -> dt.datetime | None:
+    try:
+        return None if cmd.deadline is None else dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
+    except ValueError as exc:  # 2026-02-30 passes the pattern but is no date
+        raise ProtocolError(E.INVALID_FIELD, f"the deadline {cmd.deadline} is not a real time ({exc})",
+                            "director_command.command.deadline") from None
+
+
+def _options(h: House, cmd: m.SetOptionsCommand) -> dict[str, Any]:
+    opts: dict[str, Any] = {
+        "action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
+        "reconnect_grace": cmd.reconnect_grace_seconds, "level_minutes": cmd.level_minutes,
+        "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
+        "big_blind_ante": cmd.big_blind_ante,
+        "max_entries": cmd.max_entries, "reentry_until": cmd.reentry_until_level,
+        "tv_table": cmd.tv_table, "tv_delay": cmd.tv_delay_seconds,
+    }
+    return {"options": {k: v for k, v in opts.items() if v is not None}}
+
+
+# A command's arguments as its logged payload (``op``, ``now``, ``reason`` and ``wall`` are
+# added to each); the operation it names is applied by ``inputs.OPS``, the one table of
+# director operations (a test checks every command's type is in both).
+PAYLOADS: dict[type[m.Command], Callable[[House, Any], dict[str, Any]]] = {
+    m.StartCommand: lambda h, c: {},
+    m.PauseCommand: lambda h, c: {} if c.table is None else {"table": c.table},
+    m.ResumeCommand: lambda h, c: {} if c.table is None else {"table": c.table},
+    m.SetLevelCommand: lambda h, c: {"level": c.index + 1},
+    # A level with an ante is logged as three numbers (issue 27), one without as two.
+    m.SetScheduleCommand: lambda h, c: {"schedule": [[lv.small_blind, lv.big_blind, *([lv.ante] if lv.ante else [])]
+                                                     for lv in c.levels]},
+    m.SetOptionsCommand: _options,
+    m.SetDeadlineCommand: _deadline,
+    m.MovePlayerCommand: lambda h, c: {"player_id": _player(h, c.player_id), "table": c.table, "seat": c.seat},
+    m.RemovePlayerCommand: lambda h, c: {"player_id": _player(h, c.player_id)},
+    # The stack to set, worked out when it applies.
+    m.AdjustChipsCommand: lambda h, c: {"player_id": _player(h, c.player_id), "chips": c.chips},
+    m.AnnounceCommand: lambda h, c: {"text": c.text},
+    m.SetBreakCommand: lambda h, c: {"after_level": c.after_level, "minutes": c.minutes},
+    m.LateRegistrationCommand: lambda h, c: {"until_level": c.until_level},
+    m.RuleCommand: lambda h, c: {"call_id": c.call_id, "table": c.table, "decision": c.decision},
+    m.AwardCommand: lambda h, c: {"title": c.title, "player_id": _player(h, c.player_id)},
+    m.VoidHandCommand: lambda h, c: {"table": c.table},
+}
+
+
 async def run_command(h: House, cmd: m.Command) -> None:
     t = h.tournament
-    payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason,
-                               "wall": h.wall_clock().isoformat(timespec="seconds")}  # for people
     if isinstance(cmd, m.StartCommand) and t.phase is Phase.REGISTERING:
         await start_tournament(h)
-        return
-    if isinstance(cmd, (m.PauseCommand, m.ResumeCommand)) and cmd.table is not None:
-        payload["table"] = cmd.table
-    if isinstance(cmd, m.VoidHandCommand):
-        await _void_hand(h, cmd, payload)
         return
     if isinstance(cmd, m.RevealCommand):
         if not t.finished:
@@ -49,59 +100,21 @@ async def run_command(h: House, cmd: m.Command) -> None:
                                 "over: during play a seed would show folded hands and the undealt board")
         send_reveal(h, h.clients)
         return
-    if isinstance(cmd, m.SetLevelCommand):
-        payload["level"] = cmd.index + 1
-    elif isinstance(cmd, m.SetScheduleCommand):
-        # A level with an ante is logged as three numbers (issue 27), one without as two.
-        payload["schedule"] = [[lv.small_blind, lv.big_blind, *([lv.ante] if lv.ante else [])]
-                               for lv in cmd.levels]
-    elif isinstance(cmd, m.SetOptionsCommand):
-        opts: dict[str, Any] = {
-            "action_clock": cmd.action_seconds, "time_bank": cmd.time_bank_seconds,
-            "reconnect_grace": cmd.reconnect_grace_seconds, "level_minutes": cmd.level_minutes,
-            "hands_per_level": cmd.hands_per_level, "ruleset": cmd.ruleset,
-            "big_blind_ante": cmd.big_blind_ante,
-            "max_entries": cmd.max_entries, "reentry_until": cmd.reentry_until_level,
-            "tv_table": cmd.tv_table, "tv_delay": cmd.tv_delay_seconds,
-        }
-        payload["options"] = {k: v for k, v in opts.items() if v is not None}
-        if cmd.chat is not None and not payload["options"]:
-            await _set_chat(h, cmd.chat, cmd.reason)
-            return
-    elif isinstance(cmd, m.SetDeadlineCommand):
-        try:
-            wall = None if cmd.deadline is None else dt.datetime.fromisoformat(cmd.deadline.replace("Z", "+00:00"))
-        except ValueError as exc:  # 2026-02-30 passes the pattern but is no date
-            raise ProtocolError(E.INVALID_FIELD, f"the deadline {cmd.deadline} is not a real time ({exc})",
-                                "director_command.command.deadline") from None
-        payload["deadline"] = None if wall is None else h.now() + (wall - h.wall_clock()).total_seconds()
-    elif isinstance(cmd, (m.MovePlayerCommand, m.RemovePlayerCommand, m.AdjustChipsCommand)):
-        player_id = str(cmd.player_id)
-        if player_id not in h.players:
-            raise ProtocolError(E.NOT_FOUND, f"there is no player {cmd.player_id}")
-        payload["player_id"] = player_id
-        if isinstance(cmd, m.MovePlayerCommand):
-            payload.update(table=cmd.table, seat=cmd.seat)
-        elif isinstance(cmd, m.AdjustChipsCommand):
-            payload["chips"] = cmd.chips  # the stack to set, worked out when it applies
-    elif isinstance(cmd, m.AnnounceCommand):
-        payload["text"] = cmd.text
-    elif isinstance(cmd, m.SetBreakCommand):
-        payload.update(after_level=cmd.after_level, minutes=cmd.minutes)
-    elif isinstance(cmd, m.LateRegistrationCommand):
-        payload["until_level"] = cmd.until_level
-    elif isinstance(cmd, m.RuleCommand):
-        payload.update(call_id=cmd.call_id, table=cmd.table, decision=cmd.decision)
-    elif isinstance(cmd, m.AwardCommand):
-        if str(cmd.player_id) not in h.players:
-            raise ProtocolError(E.NOT_FOUND, f"there is no player {cmd.player_id}")
-        payload.update(title=cmd.title, player_id=str(cmd.player_id))
+    payload: dict[str, Any] = {"op": type(cmd).TYPE, "now": h.now(), "reason": cmd.reason,
+                               "wall": h.wall_clock().isoformat(timespec="seconds"),  # for people
+                               **PAYLOADS[type(cmd)](h, cmd)}
+    if isinstance(cmd, m.VoidHandCommand):
+        await _void_hand(h, cmd, payload)
+        return
+    if isinstance(cmd, m.SetOptionsCommand) and cmd.chat is not None and not payload["options"]:
+        await _set_chat(h, cmd.chat, cmd.reason)
+        return
     events = apply_director(t, payload)
     h.note_rule_times(payload["wall"])
     records = h.journal.input("director", payload) + h.journal.audit(events)
     if isinstance(cmd, m.SetDeadlineCommand):  # accepted: now the lobby shows it
-        h.deadline_wall = wall
-        records += h.journal.meta("deadline_wall", "" if wall is None else wall.isoformat())
+        h.deadline_wall = _deadline_wall(cmd)
+        records += h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat())
     await h.journal.commit(records)
     tournament_events(h, events)
     wake_tables(h)
@@ -123,6 +136,5 @@ async def _void_hand(h: House, cmd: m.VoidHandCommand, payload: dict[str, Any]) 
     runner = h.runners.get(cmd.table)
     if runner is None or table.hand is None or table.hand.is_over:
         raise ProtocolError(E.INVALID_STATE, f"table {cmd.table} has no hand in progress to void")
-    payload["table"] = cmd.table
     if not runner.post_nowait(TableVoid(payload=payload)):
         raise ProtocolError(E.RATE_LIMITED, f"table {cmd.table} is busy; try again")

@@ -23,7 +23,7 @@ engine's ``IllegalAction``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -44,19 +44,70 @@ OPTIONS = (
     "big_blind_ante", "max_entries", "reentry_until", "tv_table", "tv_delay",
 )
 
-# The fields each director operation needs besides op, now and reason. Optional ones:
-# ``seat`` (move_player), ``to`` (announce), ``table`` (pause and resume of one table; a
-# ruling's table), ``call_id`` (a ruling on a player's call).
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "start": (), "pause": (), "resume": (),
-    "set_level": ("level",), "set_schedule": ("schedule",), "set_options": ("options",),
-    "set_deadline": ("deadline",), "move_player": ("player_id", "table"),
-    "remove_player": ("player_id",), "adjust_chips": ("player_id",),
-    "transfer_chips": ("from_player", "to_player", "amount"), "announce": ("text",),
-    "late_registration": ("until_level",), "rule": ("decision",), "award": ("title", "player_id"),
-    "void_hand": ("table",), "set_break": ("after_level", "minutes"),
+@attrs.frozen
+class DirectorOp:
+    """One director operation: the payload fields it needs besides ``op``, ``now`` and
+    ``reason``, and how it is applied (``Director``'s method for it)."""
+
+    fields: tuple[str, ...]
+    apply: Callable[[Director, float, Mapping[str, Any], str], Events]
+
+
+def _pause_or_resume(paused: bool) -> Callable[[Director, float, Mapping[str, Any], str], Events]:
+    """A pause or resume of the clock, or of one table when the payload names one."""
+    def apply(d: Director, now: float, p: Mapping[str, Any], reason: str) -> Events:
+        if p.get("table") is not None:
+            return d.pause_table(now, p["table"], paused=paused, reason=reason)
+        return d.pause(now, reason=reason) if paused else d.resume(now, reason=reason)
+    return apply
+
+
+def _set_options(d: Director, now: float, p: Mapping[str, Any], reason: str) -> Events:
+    options = p["options"]
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise TournamentError(f"set_options needs a mapping of options, not {options!r}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise TournamentError(f"unknown option {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
+    return d.change_rules(now, reason=reason, **options)
+
+
+def _adjust_chips(d: Director, now: float, p: Mapping[str, Any], reason: str) -> Events:
+    """The stack to set (older logs carry the difference, ``delta``, and replay as they were)."""
+    if "delta" in p and "chips" not in p:
+        return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
+    _need(p, "the director operation adjust_chips", "chips")
+    return d.set_stack(now, p["player_id"], p["chips"], reason=reason)
+
+
+# The one table of director operations, by the ``op`` the log and the protocol's command
+# ``type`` share. Optional fields: ``seat`` (move_player), ``to`` (announce), ``table`` (pause
+# and resume of one table; a ruling's table), ``call_id`` (a ruling on a player's call).
+OPS: dict[str, DirectorOp] = {
+    "start": DirectorOp((), lambda d, now, p, r: d.start(now, reason=r)),
+    "pause": DirectorOp((), _pause_or_resume(True)),
+    "resume": DirectorOp((), _pause_or_resume(False)),
+    "set_level": DirectorOp(("level",), lambda d, now, p, r: d.set_level(now, p["level"], reason=r)),
+    "set_schedule": DirectorOp(("schedule",), lambda d, now, p, r: d.change_schedule(now, p["schedule"], reason=r)),
+    "set_options": DirectorOp(("options",), _set_options),
+    "set_deadline": DirectorOp(("deadline",), lambda d, now, p, r: d.set_deadline(now, p["deadline"], reason=r)),
+    "move_player": DirectorOp(("player_id", "table"), lambda d, now, p, r: d.move_player(
+        now, p["player_id"], p["table"], p.get("seat"), reason=r)),
+    "remove_player": DirectorOp(("player_id",), lambda d, now, p, r: d.remove_player(now, p["player_id"], reason=r)),
+    "adjust_chips": DirectorOp(("player_id",), _adjust_chips),
+    "transfer_chips": DirectorOp(("from_player", "to_player", "amount"), lambda d, now, p, r: d.transfer_chips(
+        now, p["from_player"], p["to_player"], p["amount"], reason=r)),
+    "announce": DirectorOp(("text",), lambda d, now, p, r: d.announce(now, p["text"], to=p.get("to", ()), reason=r)),
+    "late_registration": DirectorOp(("until_level",), lambda d, now, p, r: d.late_registration(
+        now, p["until_level"], reason=r)),
+    "rule": DirectorOp(("decision",), lambda d, now, p, r: d.rule(
+        now, p["decision"], call_id=p.get("call_id"), table_id=p.get("table"), reason=r)),
+    "award": DirectorOp(("title", "player_id"), lambda d, now, p, r: d.award(now, p["title"], p["player_id"], reason=r)),
+    "void_hand": DirectorOp(("table",), lambda d, now, p, r: d.void_hand(now, p["table"], reason=r)),
+    "set_break": DirectorOp(("after_level", "minutes"), lambda d, now, p, r: d.set_break(
+        now, p["after_level"], p["minutes"], reason=r)),
 }
-DIRECTOR_OPS = tuple(_FIELDS)
+DIRECTOR_OPS = tuple(OPS)
 
 
 def _need(p: Mapping[str, Any], what: str, *names: str) -> None:
@@ -69,57 +120,11 @@ def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
     """Apply one logged director operation: the one path for live commands and replay."""
     if not isinstance(p, Mapping):
         raise TournamentError(f"a director operation is a mapping, not {p!r}")
-    op = p.get("op")
-    if not isinstance(op, str) or op not in _FIELDS:
-        raise TournamentError(f"unknown director operation {op!r} (known: {', '.join(DIRECTOR_OPS)})")
-    _need(p, f"the director operation {op}", "now", "reason", *_FIELDS[op])
-    d = Director(t)
-    now, reason = p["now"], p["reason"]
-    if op == "start":
-        return d.start(now, reason=reason)
-    if op in ("pause", "resume") and p.get("table") is not None:  # one table, not the clock
-        return d.pause_table(now, p["table"], paused=op == "pause", reason=reason)
-    if op == "pause":
-        return d.pause(now, reason=reason)
-    if op == "resume":
-        return d.resume(now, reason=reason)
-    if op == "late_registration":
-        return d.late_registration(now, p["until_level"], reason=reason)
-    if op == "rule":
-        return d.rule(now, p["decision"], call_id=p.get("call_id"), table_id=p.get("table"), reason=reason)
-    if op == "award":
-        return d.award(now, p["title"], p["player_id"], reason=reason)
-    if op == "void_hand":
-        return d.void_hand(now, p["table"], reason=reason)
-    if op == "set_level":
-        return d.set_level(now, p["level"], reason=reason)
-    if op == "set_schedule":
-        return d.change_schedule(now, p["schedule"], reason=reason)
-    if op == "set_options":
-        options = p["options"]
-        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-            raise TournamentError(f"set_options needs a mapping of options, not {options!r}")
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise TournamentError(f"unknown option {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
-        return d.change_rules(now, reason=reason, **options)
-    if op == "set_break":
-        return d.set_break(now, p["after_level"], p["minutes"], reason=reason)
-    if op == "set_deadline":
-        return d.set_deadline(now, p["deadline"], reason=reason)
-    if op == "move_player":
-        return d.move_player(now, p["player_id"], p["table"], p.get("seat"), reason=reason)
-    if op == "remove_player":
-        return d.remove_player(now, p["player_id"], reason=reason)
-    if op == "adjust_chips":  # the stack to set (older logs: the difference, ``delta``)
-        if "delta" in p and "chips" not in p:
-            return d.correct_chips(now, p["player_id"], p["delta"], reason=reason)
-        _need(p, "the director operation adjust_chips", "chips")
-        return d.set_stack(now, p["player_id"], p["chips"], reason=reason)
-    if op == "transfer_chips":
-        return d.transfer_chips(now, p["from_player"], p["to_player"], p["amount"], reason=reason)
-    assert op == "announce"
-    return d.announce(now, p["text"], to=p.get("to", ()), reason=reason)
+    op = OPS.get(p["op"]) if isinstance(p.get("op"), str) else None
+    if op is None:
+        raise TournamentError(f"unknown director operation {p.get('op')!r} (known: {', '.join(DIRECTOR_OPS)})")
+    _need(p, f"the director operation {p['op']}", "now", "reason", *op.fields)
+    return op.apply(Director(t), p["now"], p, p["reason"])
 
 
 def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> list[Event]:

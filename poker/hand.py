@@ -59,6 +59,9 @@ _bets_gathered = maker(BetsGathered)
 _hand_shown = maker(HandShown)
 _pot_awarded = maker(PotAwarded)
 _pot = maker(Pot)
+_hand_started = maker(HandStarted)
+_uncalled_bet_returned = maker(UncalledBetReturned)
+_hand_ended = maker(HandEnded)
 
 
 @attrs.define(kw_only=True)
@@ -92,6 +95,10 @@ class HandResult:
     starting_stacks: tuple[tuple[int, int], ...]
 
 
+_player = maker(_Player)
+_hand_result = maker(HandResult)
+
+
 class Hand:
     """A hand from the blinds to the last pot awarded.
 
@@ -117,10 +124,14 @@ class Hand:
     ) -> None:
         if len(seats) < 2:
             raise ValueError("a hand needs at least two players")
-        if any(stack <= 0 for _, stack in seats):
-            raise ValueError("every player dealt in must have chips")
-        if len({s for s, _ in seats}) != len(seats):
-            raise ValueError("two players in one seat")
+        ordered = sorted(seats)
+        last = None
+        for s, stack in ordered:
+            if stack <= 0:
+                raise ValueError("every player dealt in must have chips")
+            if s == last:
+                raise ValueError("two players in one seat")
+            last = s
         if not 0 < small_blind <= big_blind:
             raise ValueError("blinds must satisfy 0 < small blind <= big blind")
         if ante < 0:
@@ -135,11 +146,16 @@ class Hand:
         self.dead = 0
         self._deck = list(deck)
         self._next_card = 0  # the deck is read from the front; this is where it is up to
-        self._players = [_Player(seat=s, stack=st) for s, st in sorted(seats)]
+        # (seat, stack, bet, committed, folded, hole, faced, shown)
+        self._players = [_player(s, st, 0, 0, False, (), None, False) for s, st in ordered]
         self._live = len(self._players)  # players not folded
         self._by_seat = {p.seat: p for p in self._players}
         self._position = {p.seat: i for i, p in enumerate(self._players)}
         self._legal: LegalActions | None = None  # cached answer for the player to act
+        # The two largest bet + stack among the live players (value, player, runner-up),
+        # for _reach_of_others; None until asked. A bet moves chips from the stack, so
+        # only a fold or a new betting round changes it (both reset it).
+        self._reach: tuple[int, _Player | None, int] | None = None
         if button not in self._by_seat:
             raise ValueError(f"the button seat {button} has no player in this hand")
         self.button = button
@@ -268,11 +284,19 @@ class Hand:
 
     def _reach_of_others(self, p: _Player) -> int:
         """The most any other live player has in front or could put in this round."""
-        reach = 0
-        for q in self._players:
-            if q is not p and not q.folded and q.bet + q.stack > reach:
-                reach = q.bet + q.stack
-        return reach
+        r = self._reach
+        if r is None:
+            top = second = 0
+            who: _Player | None = None
+            for q in self._players:
+                if not q.folded:
+                    reach = q.bet + q.stack
+                    if reach > top:
+                        top, second, who = reach, top, q
+                    elif reach > second:
+                        second = reach
+            r = self._reach = (top, who, second)
+        return r[2] if p is r[1] else r[0]
 
     def _can_be_called(self, p: _Player) -> bool:
         """Whether some other live player could put in more than the current bet."""
@@ -330,6 +354,7 @@ class Hand:
         if folded:
             p.folded = True
             self._live -= 1
+            self._reach = None
         events.append(
             # seat, street, action, amount, to, all_in, automatic
             _action_taken(seat, self.street, kind, put_in, target, stack == 0 and not folded, automatic)
@@ -415,11 +440,9 @@ class Hand:
 
     def _start(self) -> None:
         self.events.append(
-            HandStarted(
-                hand_no=self.hand_no, button=self.button,
-                small_blind_seat=self.small_blind_seat, big_blind_seat=self.big_blind_seat,
-                small_blind=self.small_blind, big_blind=self.big_blind,
-                stacks=self.starting_stacks, carried_in=self.carried_in, ante=self.ante,
+            _hand_started(
+                self.hand_no, self.button, self.small_blind_seat, self.big_blind_seat,
+                self.small_blind, self.big_blind, self.starting_stacks, self.carried_in, self.ante,
             )
         )
         if self.ante:
@@ -505,7 +528,7 @@ class Hand:
             p.bet -= back
             p.committed -= back
             p.stack += back
-            self.events.append(UncalledBetReturned(seat=p.seat, amount=back))
+            self.events.append(_uncalled_bet_returned(p.seat, back))
 
     def _next_street(self) -> None:
         self.events.append(_bets_gathered(
@@ -514,6 +537,7 @@ class Hand:
         for p in self._players:
             p.bet = 0
             p.faced = None
+        self._reach = None
         self.current_bet = 0
         self._last_increment = self.big_blind
         can_act = [p for p in self._players if not p.folded and p.stack > 0]
@@ -615,8 +639,5 @@ class Hand:
         self.dead = 0
         self.carried_out = carried
         stacks = tuple((p.seat, p.stack) for p in self._players)
-        self.result = HandResult(
-            stacks=stacks, carried_out=carried, showdown=showdown,
-            starting_stacks=self.starting_stacks,
-        )
-        self.events.append(HandEnded(stacks=stacks, carried_out=carried, showdown=showdown))
+        self.result = _hand_result(stacks, carried, showdown, self.starting_stacks)
+        self.events.append(_hand_ended(stacks, carried, showdown))

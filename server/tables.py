@@ -225,7 +225,6 @@ class TableRunner:
                 acted = await self.wait_for_action(hand, turn, turn.deadline())
             if not acted:
                 # Clock and bank ran out: check if free, else fold; then sitting out.
-                self.turn = None
                 await self.apply(hand, seat, legal.timeout_action(), automatic=True, bank=0.0)
                 await set_sitting_out(h, player_id, True)
 
@@ -266,7 +265,6 @@ class TableRunner:
             self.returning.discard(cmd.player_id)
             await set_sitting_out(h, cmd.player_id, True)
             if cmd.player_id == turn.player_id:
-                self.turn = None
                 legal = hand.legal_actions()
                 assert legal is not None
                 await self.apply(hand, turn.seat, legal.timeout_action(), automatic=True)

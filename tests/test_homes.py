@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_layers import imports_in
+
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("poker", "protocol", "server", "client", "tools", "bench", "tests")
 TOURNAMENT = "server/tournament/tournament.py"
@@ -82,17 +84,8 @@ def row_writing_sql(src: Sources) -> list[str]:
 
 def first_party_imports(path: str, text: str) -> set[str]:
     """The ``server.*`` modules ``path`` imports, wherever the import is written."""
-    package = path.removesuffix(".py").replace("/", ".").split(".")[:-1]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+    module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    found = imports_in(text, module, package=path.endswith("__init__.py"))
     return {name for name in found if name.split(".")[0] == "server"}
 
 

@@ -31,17 +31,22 @@ def module_name(path: Path) -> str:
 
 def imports_of(path: Path) -> set[str]:
     """Every first-party module ``path`` imports (``from a.b import c`` counts a.b and a.b.c)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    here = module_name(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
+    return imports_in(path.read_text(encoding="utf-8"), module_name(path), package=path.name == "__init__.py")
+
+
+def imports_in(text: str, module: str, *, package: bool = False) -> set[str]:
+    """Every first-party module the source ``text`` of ``module`` imports, wherever the
+    import is written; ``package``: the text is the package's ``__init__``."""
+    here = module.split(".")
+    base_package = here if package else here[:-1]
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+                base = ".".join(base_package[: len(base_package) - node.level + 1] + ([base] if base else []))
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return {name for name in found if name.split(".")[0] in PACKAGES}

@@ -32,7 +32,6 @@ from server.fanout import (
 )
 from server.house import House, TableAct, TableCommand, TableImBack, TableSitOut, TableVoid, Turn
 from server.inputs import Logged, apply_logged
-from server.journal import wall_clock
 from server.refusals import why_not_yours
 from server.store import Record
 
@@ -164,13 +163,8 @@ class TableRunner:
         assert hand is not None
         seats = {s: [p.player_id, h.players[p.player_id].name] for s, p in table.seats.items()}
         records = drawn.records + self.logged(dealt)
-        if h.store is not None:
-            records.append(Record(
-                sql="INSERT OR REPLACE INTO hands (hand_no, table_id, level, started_at, status, seats) "
-                    "VALUES (?, ?, ?, ?, 'playing', ?)",
-                params=(hand.hand_no, table_id, t.hand_level(table_id), wall_clock(), json.dumps(seats)),
-            ))
-            records += h.journal.hand_events(hand, hand.events)
+        records += h.journal.hand_started(hand.hand_no, table_id, t.hand_level(table_id), seats)
+        records += h.journal.hand_events(hand, hand.events)
         await h.journal.commit(records)
         hand_dealt(h, table_id, drawn, hand.hand_no)
         h.fair.events_stored(table_id, records)  # the hand's record, for the hash chain
@@ -187,10 +181,7 @@ class TableRunner:
                                   stored=h.store is not None)
         ended = inputs.end(self.table_id, now=h.now(), chain=chain)
         events = apply_logged(t, h.players, ended).news
-        records = self.logged(ended)
-        if h.store is not None:
-            records.append(Record(sql="UPDATE hands SET status='finished', summary=? WHERE hand_no=?",
-                                  params=(json.dumps(summary), hand.hand_no)))
+        records = self.logged(ended) + h.journal.hand_finished(hand.hand_no, summary)
         records += h.journal.audit(events)
         await h.journal.commit(records)
         tournament_events(h, events)
@@ -310,9 +301,7 @@ class TableRunner:
         h = self.house
         voided = Logged("director", None, {**payload, "now": h.now()})
         events = apply_logged(h.tournament, h.players, voided).news  # the path its replay takes
-        records = self.logged(voided) + h.journal.audit(events)
-        if h.store is not None:
-            records.append(Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand.hand_no,)))
+        records = self.logged(voided) + h.journal.audit(events) + h.journal.hand_voided(hand.hand_no)
         await h.journal.commit(records)
         self.turn = None
         tournament_events(h, events)

@@ -14,13 +14,15 @@ import trio
 import protocol.messages as m
 from server.clients import Client
 from server.dealing import seat_draw, seating_stream, seats_drawn
-from server.fanout import announce_all, broadcast, send_snapshots, tournament_events, wake_tables
+from server.fanout import announce_all, broadcast, send_snapshots
 from server.house import House
 from server.memory import freeze_long_lived
+from server.news import tournament_events
 from server.snapshots import lobby_picture, snapshot_for
 from server.store import meta_record
-from server.tables import start_tables
+from server.tables import start_tables, wake_idle_tables
 from server.tournament.tournament import Phase
+from server.watching import watch_first_table
 
 log = logging.getLogger("hickory.server")
 
@@ -68,10 +70,8 @@ async def start_tournament(h: House) -> list[object]:
     start_tables(h)
     # Spectators and directors who came before there were tables now watch the first.
     first = min(t.tables)
-    for viewer in h.viewers:
-        if viewer.watching is None:
-            viewer.watching = first
-            viewer.send_nowait(snapshot_for(h, viewer, first))
+    for viewer in watch_first_table(h, first):
+        viewer.send_nowait(snapshot_for(h, viewer, first))
     if h.freeze_gc:
         freeze_long_lived()
     return events
@@ -128,7 +128,7 @@ async def coordinator(h: House) -> None:
             if events:
                 await h.journal.commit(h.journal.input("tick", {"now": now}) + h.journal.audit(events))
                 tournament_events(h, events)
-                wake_tables(h)
+                wake_idle_tables(h)
         if h.lobby_dirty and trio.current_time() >= next_lobby:
             h.lobby_dirty = False
             receivers = [c for c in h.clients if c.role]

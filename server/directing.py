@@ -18,8 +18,10 @@ from protocol.errors import ProtocolError
 from server.clients import Client
 from server.coordinator import start_tournament
 from server.dealing import send_reveal
-from server.fanout import announce_all, tournament_events, wake_tables
+from server.fanout import announce_all
 from server.house import House, TableVoid
+from server.news import tournament_events
+from server.tables import wake_idle_tables
 from server.tournament.inputs import apply_director
 from server.tournament.tournament import Phase
 
@@ -117,7 +119,7 @@ async def run_command(h: House, cmd: m.Command) -> None:
         records += h.journal.meta("deadline_wall", "" if h.deadline_wall is None else h.deadline_wall.isoformat())
     await h.journal.commit(records)
     tournament_events(h, events)
-    wake_tables(h)
+    wake_idle_tables(h)
     if isinstance(cmd, m.SetOptionsCommand) and cmd.chat is not None:  # the options were accepted
         await _set_chat(h, cmd.chat, cmd.reason)
 

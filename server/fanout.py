@@ -1,14 +1,14 @@
-"""What goes out to many: broadcasts to a table, to everyone, and the tournament's news.
+"""What goes out to many: broadcasts to a table and to everyone, ``your_turn``, player status.
 
 A message is encoded once and stamped per connection. Hole cards go only to the seat that
 holds them (``events.visible_to``); everything else at a table goes to its players and to
-the spectators and directors watching it.
+the spectators and directors watching it (``watching.py``). The tournament's news is
+planned and sent by ``news.py``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import trio
@@ -22,11 +22,9 @@ from poker.views import HandView, view_for
 from protocol.codec import encode, sendable
 from server import herald, outbound
 from server.clients import Client
-from server.fairness import reveal_messages
-from server.house import WAKE, House, Turn
-from server.reentry import send_offers
-from server.snapshots import final_result, snapshot_for, standings_message
-from server.tournament import events as tev
+from server.house import House, Turn
+from server.snapshots import snapshot_for
+from server.watching import watchers_of
 
 log = logging.getLogger("hickory.server")
 
@@ -34,6 +32,13 @@ log = logging.getLogger("hickory.server")
 def table_clients(h: House, table_id: int) -> list[Client]:
     """Everyone who hears what happens at a table: its players (those on their way to it
     too: their snapshot shows the hand in play), then its watchers."""
+    out = players_at(h, table_id)
+    out += watchers_of(h, table_id)
+    return out
+
+
+def players_at(h: House, table_id: int) -> list[Client]:
+    """The connections of a table's players, then of those on their way to it."""
     out = []
     t = h.tournament
     table = t.tables.get(table_id)
@@ -46,7 +51,6 @@ def table_clients(h: House, table_id: int) -> list[Client]:
             c = h.players[player_id].client
             if c is not None:
                 out.append(c)
-    out += [c for c in h.viewers if c.watching == table_id]
     return out
 
 
@@ -173,163 +177,6 @@ def player_status(h: House, player_id: str, status: str) -> None:
     h.lobby_dirty = True
 
 
-def tournament_events(h: House, events: Iterable[object], *,
-                      defer_snapshots: list[str] | None = None) -> None:
-    """The tournament's news (moves, eliminations, announcements, the end) to who it concerns.
-
-    Each moved or newly seated player then gets a snapshot of their table; with
-    ``defer_snapshots`` their ids are added there instead, for ``send_snapshots``."""
-    t = h.tournament
-    batch = list(events)
-    for w in h.watchers:
-        w.tournament_events(batch)
-    resnap: set[str] = set()  # players to send a snapshot of where they end up
-    reseated: set[int] = set()  # tables where a seat changed outside a hand: everyone there gets it anew
-    arrived: set[int] = set()  # tables a player moved to: version 1 and 2 connections get it anew
-    out: list[str] = []  # players out in this batch: told their place once all are placed
-    broken: dict[int, Counter[int]] = {}  # a table broken -> the tables its players went to
-    # At the start everyone is seated at once and gets their own snapshot, paced
-    # (``defer_snapshots``); later a seat taken is news to the whole table.
-    starting = any(isinstance(e, tev.TournamentStarted) for e in batch)
-    for e in batch:
-        if isinstance(e, tev.PlayerMoved):
-            ps = h.players[e.player_id]
-            msg = m.PlayerMoved(player_id=int(e.player_id), name=ps.name, from_table=e.from_table,
-                                from_seat=e.from_seat, table=e.to_table, seat=e.to_seat, stack=e.stack)
-            targets = set(table_clients(h, e.from_table)) | set(table_clients(h, e.to_table))
-            if ps.client is not None:
-                targets.add(ps.client)
-            broadcast(h, msg, targets)
-            resnap.add(e.player_id)
-            h.seen_at(e.player_id, e.to_table)
-            if e.from_table == e.to_table:
-                reseated.add(e.to_table)
-            else:  # versions 1 and 2 are not told the stack the player brings
-                arrived.add(e.to_table)
-            if e.from_table in broken:
-                broken[e.from_table][e.to_table] += 1
-        elif isinstance(e, tev.PlayerSeated):
-            resnap.add(e.player_id)
-            h.seen_at(e.player_id, e.table_id)
-            if not starting:  # a late entrant, or an arrival sitting down: the table sees them
-                reseated.add(e.table_id)
-        elif isinstance(e, tev.PlayerRegistered):
-            loc = h.locate(e.player_id)
-            if loc is not None:  # a late entrant, seated (or on the way: the table is in a hand)
-                reseated.add(loc.table_id)
-        elif isinstance(e, tev.ChipsCorrected):
-            for player_id in (e.player_id, e.counterpart):
-                loc = h.locate(player_id) if player_id is not None else None
-                if loc is not None:  # a stack changed outside a hand: the table sees it
-                    reseated.add(loc.table_id)
-        elif isinstance(e, tev.PlayerEliminated):
-            ps = h.players[e.player_id]
-            status = "removed" if e.removed else "eliminated"
-            broadcast(h, m.PlayerStatus(player_id=int(e.player_id), name=ps.name, table=e.table_id,
-                                        seat=None, status=status))  # type: ignore[arg-type]
-            ps.last_table = e.table_id
-            if ps.client is not None:
-                watch(h, ps.client, e.table_id, breaking=True)
-            out.append(e.player_id)
-        elif isinstance(e, tev.TableBroken):
-            runner = h.runners.get(e.table_id)
-            if runner is not None:
-                runner.post_nowait(WAKE)
-            broken[e.table_id] = Counter()
-            broadcast(h, m.TableBroken(table=e.table_id, tables=tuple(t.table_ids())),
-                      [c for c in h.viewers if c.watching == e.table_id])
-        elif isinstance(e, tev.DirectorAction):
-            if e.action not in ("announce", "rule"):  # these are sent by their own events
-                announce_all(h, e.summary, by="director", reason=e.reason)
-        elif isinstance(e, (tev.BreakStarted, tev.BreakEnded)):
-            text = break_text(e)
-            if text is not None:
-                announce_all(h, text, by="server")
-        elif isinstance(e, tev.RulingMade):
-            send_ruling(h, e)
-        elif isinstance(e, tev.HandVoided):
-            for watcher in table_clients(h, e.table_id):  # the hand is gone: the table as it is now
-                watcher.send_nowait(snapshot_for(h, watcher, e.table_id))
-        elif isinstance(e, tev.Announcement):
-            recipients = None if not e.to else [
-                c for p in e.to if (c := h.players[p].client) is not None
-            ]
-            broadcast(h, m.Announcement(text=e.text, by="director" if e.from_director else "server",
-                                        reason=e.reason), recipients)
-        elif isinstance(e, tev.FloorCalled):
-            ps = h.players[e.player_id]
-            broadcast(h, director_called(h, e), [c for c in h.clients if c.role == "director"])
-        elif isinstance(e, tev.TournamentFinished):
-            # The server seeds (docs/fairness.md): no card can be hidden any more.
-            for reveal in reveal_messages(h.fair):
-                broadcast(h, reveal)
-            broadcast(h, final_result(h, e.standings))
-            log.info("tournament finished: %s", e.reason)
-            h.finished.set()
-        h.lobby_dirty = True
-    # Moves are resolved after the whole batch: a table may break right after it
-    # received a player, so only the final seat counts.
-    for table_id in reseated:
-        if table_id in t.tables:
-            for c in table_clients(h, table_id):
-                c.send_nowait(snapshot_for(h, c, table_id))
-    for table_id in arrived - reseated:
-        if table_id in t.tables:
-            for c in table_clients(h, table_id):
-                if c.version < 3 and c.player_id not in resnap:
-                    c.send_nowait(snapshot_for(h, c, table_id))
-    pending = [p for p in resnap if (loc := h.locate(p)) is None or loc.table_id not in reseated]
-    if defer_snapshots is not None:
-        defer_snapshots.extend(pending)
-    else:
-        for player_id in pending:
-            send_snapshot(h, player_id)
-    # Who watched a broken table follows most of its players (version 2 was told why).
-    for table_id, went in broken.items():
-        follow = next((tid for tid, _ in went.most_common() if tid in t.tables), None)
-        if follow is None and t.tables:
-            follow = t.table_ids()[0]
-        for c in [c for c in h.viewers if c.watching == table_id]:
-            c.watching = follow
-            if follow is not None:
-                c.send_nowait(snapshot_for(h, c, follow))
-    if out and not t.finished:
-        standings = standings_message(h)
-        for player_id in out:
-            c = h.players[player_id].client
-            if c is not None:
-                c.send_nowait(standings)
-        send_offers(h, out)  # re-entry, where the director allows it (issue 27)
-
-
-def break_text(e: tev.BreakStarted | tev.BreakEnded) -> str | None:
-    """A break's start or end in words, for everyone; None for a break the director ended
-    early (their resume is announced with its reason)."""
-    if isinstance(e, tev.BreakStarted):
-        busy = " (hands in play finish first)" if e.tables_in_hand else ""
-        return (f"Break: {e.minutes} minutes after level {e.after_level}; play resumes at level "
-                f"{e.next_level}{busy}.")
-    if e.early:
-        return None
-    if not e.resumed:
-        return (f"The break after level {e.after_level} is over; the clock stays paused by the director "
-                f"(level {e.level} next).")
-    return f"The break is over: level {e.level} ({e.small_blind:,}/{e.big_blind:,}) starts now."
-
-
-def watch(h: House, client: Client, table_id: int | None, *, breaking: bool = False) -> None:
-    """A player who is out watches on: their connection gets a table's events (their last
-    table's, or the first in play) until it asks for another table's snapshot.
-    ``breaking``: the table may be breaking in the batch of events being sent, which then
-    moves its watchers on (``tournament_events``)."""
-    t = h.tournament
-    if table_id is None or (table_id not in t.tables and not breaking):
-        ids = t.table_ids()
-        table_id = ids[0] if ids else None
-    client.watching = table_id
-    h.viewers.add(client)
-
-
 def send_snapshot(h: House, player_id: str) -> None:
     """A player's table as it is now, if they are connected and seated."""
     ps = h.players[player_id]
@@ -350,33 +197,3 @@ async def send_snapshots(h: House, player_ids: Sequence[str]) -> None:
         if i and i % SNAPSHOTS_PER_STEP == 0:
             await trio.lowlevel.checkpoint()
         send_snapshot(h, player_id)
-
-
-
-
-def director_called(h: House, e: tev.FloorCalled) -> m.DirectorCalled:
-    return m.DirectorCalled(player_id=int(e.player_id), name=h.players[e.player_id].name,
-                            table=e.table_id, seat=e.seat, message=e.message,
-                            call_id=e.call_id, hand_no=e.hand_no)
-
-
-def send_ruling(h: House, e: tev.RulingMade) -> None:
-    """To the table the ruling concerns (everyone without one) and every director; a
-    version-1 connection, which has no ruling message, reads it as an announcement."""
-    to = table_clients(h, e.table_id) if e.table_id is not None else list(h.clients)
-    to += [c for c in h.clients if c.role == "director" and c not in to]
-    ruling = m.Ruling(call_id=e.call_id, table=e.table_id, decision=e.decision)
-    about = f" (call #{e.call_id})" if e.call_id is not None else ""
-    note = m.Announcement(text=f"Ruling{about}: {e.decision}", by="director", reason=None)
-    broadcast(h, ruling, [c for c in to if c.version >= 2])
-    broadcast(h, note, [c for c in to if c.version < 2])
-
-
-def wake_tables(h: House) -> None:
-    """Every table waiting between hands re-checks whether it may deal (a level, a move, a
-    pause changed). A table in a hand ignores wakes and checks again when its hand ends,
-    so it is not woken: a hand's end used to wake every table's task, work proportional to
-    the tables at each of their hands' ends (quadratic in tables per round of hands)."""
-    for runner in h.runners.values():
-        if runner.idle:
-            runner.post_nowait(WAKE)

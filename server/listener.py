@@ -29,6 +29,7 @@ from server.ratelimit import TokenBucket
 from server.routes import dispatch
 from server.sessions import detach, release_address_count
 from server.tournament.errors import TournamentError
+from server.watching import forget
 
 log = logging.getLogger("hickory.server")
 
@@ -70,7 +71,7 @@ async def handle_connection(h: House, stream: trio.SocketStream | trio.SSLStream
         log.exception("%r: internal error; connection closed", conn)
     finally:
         h.clients.discard(client)
-        h.viewers.discard(client)
+        forget(h, client)
         h.pending.pop(client, None)
         release_address_count(h, client)
         detach(h, client)
@@ -152,7 +153,7 @@ def _make_room(h: House) -> bool:
             return False
         victim = min(spectators, key=lambda v: v.conn.conn_id)
     h.pending.pop(victim, None)
-    h.viewers.discard(victim)
+    forget(h, victim)
     h.clients.discard(victim)
     log.info("%r closed to make room for a new connection", victim.conn)
     victim.send_nowait(m.Error(code=E.SERVER_FULL, fatal=True,

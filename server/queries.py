@@ -22,6 +22,7 @@ from server.house import House
 from server.ratelimit import TokenBucket, seconds_text
 from server.records import event_from_json, hand_record
 from server.snapshots import lobby_picture, send_picture, snapshot_for, standings_picture
+from server.watching import watch_table
 
 HISTORY_MAX = 20
 BURST = 5
@@ -69,8 +70,7 @@ async def snapshot(h: House, client: Client, msg: m.SnapshotRequest) -> None:
         raise ProtocolError(E.SERVER_FULL, f"table {table_id} has all the spectators it takes "
                                            f"({h.config.max_spectators_per_table}); watch another")
     if not seated:  # spectators, the director, and players who are out: they watch it now
-        client.watching = table_id
-        h.viewers.add(client)
+        watch_table(h, client, table_id)
     client.send_nowait(snapshot_for(h, client, table_id, msg.id))
 
 

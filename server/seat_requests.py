@@ -15,12 +15,13 @@ import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
-from server.fanout import tournament_events, wake_tables
 from server.house import House, TableAct, TableCommand, TableHandle, TableImBack, TableSitOut
 from server.inputs import Logged, apply_logged
+from server.news import tournament_events
 from server.queries import spend
 from server.refusals import why_not_yours
-from server.tables import set_sitting_out
+from server.tables import set_sitting_out, wake_idle_tables
+from server.watching import stop_watching
 
 
 def _runner(h: House, client: Client) -> TableHandle | None:
@@ -66,12 +67,11 @@ async def reenter(h: House, client: Client, msg: m.Reenter) -> None:
         raise ProtocolError(E.INVALID_STATE, reason)
     entry = Logged("reenter", None, {"player_id": player_id})
     events = apply_logged(t, h.players, entry).news
-    h.viewers.discard(client)  # back at a table: no longer watching the one they left
-    client.watching = None
+    stop_watching(h, client)  # back at a table: no longer watching the one they left
     h.lobby_dirty = True
     await h.journal.commit(h.journal.input(entry.kind, entry.payload))
     tournament_events(h, events)
-    wake_tables(h)
+    wake_idle_tables(h)
     if msg.id is not None:
         client.send_nowait(m.Ack(id=msg.id))
 

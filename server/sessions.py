@@ -19,8 +19,9 @@ from protocol import names
 from protocol.errors import ProtocolError
 from server.clients import Client, PlayerState, token_hash
 from server.director_key import matches
-from server.fanout import director_called, player_status, send_your_turn, tournament_events, watch
+from server.fanout import player_status, send_your_turn
 from server.house import House
+from server.news import director_called, tournament_events
 from server.ratelimit import seconds_text
 from server.snapshots import (
     lobby_picture,
@@ -32,6 +33,7 @@ from server.snapshots import (
 from server.store import Record
 from server.tournament.events import FloorCalled
 from server.tournament.tournament import Phase
+from server.watching import forget, watch, watch_table
 
 log = logging.getLogger("hickory.server")
 
@@ -127,7 +129,7 @@ async def _resume(h: House, client: Client, msg: m.Resume) -> None:
         old.player_id = None
         old.role = ""
         h.clients.discard(old)
-        h.viewers.discard(old)
+        forget(h, old)
         # Close after the goodbye is out (a bare close lets the handler cancel the
         # writer first, and the old client never learns why it was cut off).
         if h.nursery is not None:
@@ -177,8 +179,7 @@ async def _spectate(h: House, client: Client, msg: m.Spectate) -> None:
         watching = None  # no table asked for: the lobby
     await h.journal.settled()
     client.role = "spectator"
-    h.viewers.add(client)
-    client.watching = watching
+    watch_table(h, client, watching)
     client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="spectator", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
     send_picture(client, lobby_picture(h))
@@ -195,9 +196,8 @@ async def _director_login(h: House, client: Client, msg: m.DirectorLogin) -> Non
     h.doorman.succeeded(client.host, trio.current_time())
     log.info("director logged in from %s", client.conn.peer)
     client.role = "director"
-    h.viewers.add(client)
     ids = h.tournament.table_ids()
-    client.watching = ids[0] if ids else None
+    watch_table(h, client, ids[0] if ids else None)
     client.send_nowait(m.Welcome(id=msg.id, version=msg.version, role="director", player_id=None, name=None,
                           token=None, table=client.watching, seat=None))
     send_picture(client, lobby_picture(h))

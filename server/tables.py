@@ -27,11 +27,19 @@ from server.fanout import (
     reply_error,
     send_turn,
     send_your_turn,
-    tournament_events,
-    wake_tables,
 )
-from server.house import House, TableAct, TableCommand, TableImBack, TableSitOut, TableVoid, Turn
+from server.house import (
+    WAKE,
+    House,
+    TableAct,
+    TableCommand,
+    TableImBack,
+    TableSitOut,
+    TableVoid,
+    Turn,
+)
 from server.inputs import Logged, apply_logged
+from server.news import tournament_events
 from server.refusals import why_not_yours
 from server.store import Record
 
@@ -186,7 +194,7 @@ class TableRunner:
         await h.journal.commit(records)
         tournament_events(h, events)
         await self.bring_back()
-        wake_tables(h)
+        wake_idle_tables(h)
         for w in h.watchers:
             w.hand_ended(self.table_id)
 
@@ -306,7 +314,7 @@ class TableRunner:
         self.turn = None
         tournament_events(h, events)
         await self.bring_back()
-        wake_tables(h)
+        wake_idle_tables(h)
 
     async def apply(self, hand: Hand, seat: int, action: Action, *, automatic: bool,
                     bank: float | None = None) -> None:
@@ -350,6 +358,16 @@ def start_tables(h: House) -> None:
             runner = TableRunner(h, table_id)
             h.runners[table_id] = runner
             h.nursery.start_soon(_run_table, h, runner)
+
+
+def wake_idle_tables(h: House) -> None:
+    """Every table waiting between hands re-checks whether it may deal (a level, a move, a
+    pause changed). A table in a hand ignores wakes and checks again when its hand ends,
+    so it is not woken: a hand's end used to wake every table's task, work proportional to
+    the tables at each of their hands' ends (quadratic in tables per round of hands)."""
+    for runner in h.runners.values():
+        if runner.idle:
+            runner.post_nowait(WAKE)
 
 
 async def _run_table(h: House, runner: TableRunner) -> None:

@@ -10,8 +10,9 @@ Then the floor replays exactly those commits into a fresh database in the same f
 the same statements (``store.statements``), the same transactions, each commit followed by
 one ``fdatasync`` of the WAL and a checkpoint every ``CHECKPOINT_COMMITS`` commits, as the
 writer thread does them. No table logic, no event loop,
-no thread hop, no encoding of the rows. Its time per commit is what the disk and SQLite
-cost for those rows.
+no thread hop, no encoding of the rows. Its time per commit (timed just before each FULL
+trial, with the previous round's rows, and just after, and averaged: the disk's speed
+drifts) is what the disk and SQLite cost for those rows.
 
 The floor's actions per second: store, then send, so every action waits for its commit.
 One table: off's time per action plus the floor's commit time for each of its commits
@@ -128,13 +129,16 @@ def main() -> int:
             one_row: list[float] = []
             for r in range(max(1, args.rounds)):
                 off = trio.run(bp.trial, None, tables, args.seconds, args.warmup, "FULL")
+                # The disk's speed drifts from one minute to the next: the floor's commits are
+                # timed just before the FULL trial (the last round's rows) and just after.
+                before = [replay(Path(tmp), recorder.commits)] if recorder.commits else []
                 recorder.commits, recorder.on = [], True
                 db = Path(tmp) / f"t{tables}-{r}.db"
                 full = trio.run(bp.trial, db, tables, args.seconds, args.warmup, "FULL")
                 recorder.on = False
                 for suffix in ("", "-wal", "-shm"):
                     Path(f"{db}{suffix}").unlink(missing_ok=True)
-                commit_s = replay(Path(tmp), recorder.commits)
+                commit_s = statistics.mean([*before, replay(Path(tmp), recorder.commits)])
                 per_commit.append(commit_s * 1000)
                 one_row.append(bp.flush_ms(Path(tmp)))
                 if tables == 1:
@@ -145,10 +149,26 @@ def main() -> int:
                 ratios["floor / off"].append(floor / off["rate"])
                 ratios["ours / off"].append(full["rate"] / off["rate"])
                 rows = sum(len(c) for c in recorder.commits) / max(1, len(recorder.commits))
+                # Where FULL's extra wall time per action goes (the store's own timers, per
+                # commit: the loop's commit, the wait for the writer thread, its flush, the
+                # wait for the event loop to run the release; the rest is everything else).
+                per_action = full["commits"] / full["rate"]
+                parts = {"commit in the loop": full["commit_ms"], "thread wakes": full["thread_wait_ms"],
+                         "flush": full["flush_ms"] * full["flushes"] / max(1e-9, full["commits"]),
+                         "loop wakes": full["loop_wait_ms"]}
+                # A table's time per action (several tables: the loop is shared, and each
+                # action waits for one commit of the rows of every table in it).
+                extra = tables * (1000 / full["rate"] - 1000 / off["rate"])
+                spent = {k: v * (per_action if tables == 1 else 1) for k, v in parts.items()}
+                print(f"  {tables} table(s), round {r + 1}: FULL's extra {extra:.2f} ms per action of a table over "
+                      f"off's {tables * 1000 / off['rate']:.2f}: " + ", ".join(f"{k} {v:.2f}" for k, v in spent.items())
+                      + f", the rest {extra - sum(spent.values()):.2f} (server CPU per action: off "
+                      f"{off['cpu_us']:.0f} us, FULL {full['cpu_us']:.0f} us)", flush=True)
                 print(f"  {tables} table(s), round {r + 1} (load {os.getloadavg()[0]:.2f}): off {off['rate']:.0f}/s, "
                       f"FULL {full['rate']:.0f}/s ({full['commits'] / full['rate']:.2f} commits per action, "
                       f"its flushes {full['flush_ms']:.2f} ms), floor {floor:.0f}/s: {len(recorder.commits)} "
-                      f"commits of {rows:.1f} rows replayed at {commit_s * 1000:.2f} ms each (a one-row "
+                      f"commits of {rows:.1f} rows replayed at {commit_s * 1000:.2f} ms each (before and "
+                      f"after the trial; a one-row "
                       f"commit {one_row[-1]:.2f} ms)", flush=True)
             med = {k: statistics.median(v) for k, v in ratios.items()}
             print(f"FLOOR persistence, {tables} table(s), FULL: ours / floor {med['ours / floor']:.2f}, "

@@ -50,7 +50,11 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("server/", "server, other"),
     ("bench/", "bench"),
 )
-OURS = ("protocol/", "poker/", "server/", "bench/")
+OURS = ("protocol/", "poker/", "server/", "bench/", "floor_server.py")
+# The floor server's own functions, in the groups of the server's work they stand for.
+FLOOR_FUNCTIONS = {"Conn.flush": "fan-out and writes", "Conn.send": "fan-out and writes",
+                   "Conn.line": "readers", "handle": "readers", "floor_table": "table task",
+                   "_shown": "table task", "floor_main": "table task"}
 # Entry points: every sample of the server has them at its root, so they say nothing.
 ROOTS = ("server/cli.py", "server/serve.py", "server/__main__.py", "server/app.py")
 
@@ -64,10 +68,16 @@ def module_of(path: str) -> str:
     return path
 
 
-def group_of(modules: list[str]) -> str:
-    """The group of one sample, from its frames' modules (outermost first)."""
-    for mod in reversed(modules):
+def group_of(frames: list[tuple[str, str]], by_file: bool = False) -> str:
+    """The group of one sample, from its frames (outermost first); ``by_file``: the
+    innermost module of ours itself."""
+    modules = [mod for _, mod in frames]
+    for func, mod in reversed(frames):
         if mod.startswith(OURS) and not mod.startswith(ROOTS):
+            if by_file:
+                return mod
+            if mod.endswith("floor_server.py"):
+                return FLOOR_FUNCTIONS.get(func, "table task")
             for prefix, group in GROUPS:
                 if mod.startswith(prefix):
                     return group
@@ -99,7 +109,14 @@ def read(path: Path) -> Iterable[tuple[list[tuple[str, str]], int]]:
         yield frames, int(count)
 
 
-def summarise(path: Path, top: int = 10, skip_threads: bool = True) -> str:
+def idle(frames: list[tuple[str, str]]) -> bool:
+    """Waiting, not working: py-spy keeps some samples of a thread blocked in epoll_wait
+    (Trio's ``get_events``), and start-up's imports are not the steady state."""
+    return frames[-1][0] == "EpollIOManager.get_events" or any("importlib" in m for _, m in frames)
+
+
+def summarise(path: Path, top: int = 10, skip_threads: bool = True, by_file: bool = False,
+              busy: bool = False, per: float | None = None) -> str:
     groups: Counter[str] = Counter()
     self_time: Counter[str] = Counter()
     cumulative: Counter[str] = Counter()
@@ -109,19 +126,22 @@ def summarise(path: Path, top: int = 10, skip_threads: bool = True) -> str:
             frames = frames[1:]
         if skip_threads and frames and frames[0][0].startswith("thread "):
             frames = frames[1:]
-        if not frames:
+        if not frames or (busy and idle(frames)):
             continue
         total += count
-        groups[group_of([mod for _, mod in frames])] += count
+        groups[group_of(frames, by_file)] += count
         func, mod = frames[-1]
         self_time[f"{func} ({mod})"] += count
         for name in {f"{f} ({m})" for f, m in frames}:
             cumulative[name] += count
     if not total:
         return f"{path}: no samples"
-    lines = [f"{path.name}: {total} samples"]
-    lines.append("  by group (innermost frame of ours, else the leaf's library):")
-    lines += [f"    {n / total:6.1%}  {g}" for g, n in groups.most_common()]
+    lines = [f"{path.name}: {total} samples" + (" (busy: epoll waits and imports left out)" if busy else "")]
+    if per is not None:
+        lines[0] += f"; {per:g} us of CPU per decision spread over them"
+    lines.append(f"  by {'module' if by_file else 'group'} (innermost frame of ours, else the leaf's library):")
+    lines += [f"    {n / total:6.1%}  {'' if per is None else f'{per * n / total:6.0f} us  '}{g}"
+              for g, n in groups.most_common()]
     lines.append(f"  top {top} by self time:")
     lines += [f"    {n / total:6.1%}  {f}" for f, n in self_time.most_common(top)]
     lines.append(f"  top {top} by cumulative time (frames of ours and trio's only):")
@@ -135,9 +155,12 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("profiles", nargs="+", type=Path, help="py-spy --format raw files")
     p.add_argument("--top", type=int, default=10)
+    p.add_argument("--by-file", action="store_true", help="group by the innermost module of ours")
+    p.add_argument("--busy", action="store_true", help="leave out the epoll waits and the imports")
+    p.add_argument("--per", type=float, help="CPU us per decision (or action): also print each group's us")
     args = p.parse_args()
     for path in args.profiles:
-        print(summarise(path, args.top))
+        print(summarise(path, args.top, by_file=args.by_file, busy=args.busy, per=args.per))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ bench/tournament.py compares ``run_tournament`` with the engine playing the same
 shuffle before each deal, ``random_action`` with the policy's seed) and does, around each
 hand, only the bookkeeping no tournament can skip, in plain dicts:
 
+- at the start: the entrants registered (a dict) and the seat draw (``initial_seating``
+  with the tournament's RNG, as ``Tournament.start`` draws it);
 - at the deal: the seats and stacks dealt in (from the stacks it carried), the button (the
   next seat after the last one; an arrival waits rather than skip the big blind; heads-up
   nobody posts the big blind twice), the blinds and ante of the level, the table's carried chips;
@@ -45,11 +47,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from poker.cards import shuffled_deck  # noqa: E402
+from poker.cards import seeded_rng, shuffled_deck  # noqa: E402
 from poker.hand import Hand  # noqa: E402
 from poker.policy import random_action  # noqa: E402
 from server.tournament import Tournament  # noqa: E402
 from server.tournament import events as tev  # noqa: E402
+from server.tournament.seating import initial_seating  # noqa: E402
 from server.tournament.settings import Settings  # noqa: E402
 from server.tournament.simulate import run_tournament  # noqa: E402
 
@@ -147,8 +150,12 @@ def floor(rec: Any, script: Script, check: bool = False) -> None:
     tournament's, and raise ``Mismatch`` at the first that differs."""
     policy = random.Random(f"{rec.seed}/policy")
     decks = random.Random(f"{rec.seed}/decks")
-    seats = {tid: dict(s) for tid, s in script.start.items()}
-    stacks = dict(script.stacks)
+    # Registration and the seat draw (the tournament's own draw: the same RNG, the same seats).
+    entrants = {f"p{k:03d}": f"Player {k}" for k in range(1, rec.players + 1)}
+    seats = initial_seating(list(entrants), SETTINGS.seats_per_table, seeded_rng(rec.seed))
+    stacks = dict.fromkeys(entrants, SETTINGS.starting_stack)
+    if check and (seats != script.start or stacks != script.stacks):
+        raise RuntimeError("the floor's seat draw is not the tournament's")
     incoming: dict[int, list[tuple[int, str]]] = {}
     button: dict[int, int] = {}
     last_big: dict[int, str] = {}  # who posted the last big blind, per table

@@ -368,30 +368,15 @@ def _structure(obj: Any, entries: dict[str, _Entry], other: dict[str, type], sid
 _loads_fast = jsontext.loads_fast
 
 
-# The fast path. orjson keeps the last of duplicate keys, so the line's colons are
-# counted: each key in the text is followed by exactly one colon outside strings, so a
-# line with exactly as many colons as the structured objects have keys has no duplicate
-# key. (A colon inside a string sends the line down the strict path: correct, slower.)
-# Any failure, of any kind, also falls through to the strict path, which alone reports.
-
-
-def _decode(line: bytes, fast: Any, strict: Any, wrong_side: Any, who: str) -> Any:
-    """The fast path when it applies and agrees (see above), else the strict reference.
-
-    Every call costs: a server decodes each line a client sends, so what is done once per
-    line (no ``typing`` calls, no casts) is kept to the parse, the structure function,
-    the colon count and a comparison."""
-    loads = _loads_fast
-    if loads is not None:
-        try:
-            obj = loads(line)
-            count = [0]
-            msg = fast[obj["type"]](obj, count)
-            if line.count(b":") == count[0]:
-                return msg
-        except Exception:
-            pass
-    return _structure(parse_json(line), strict, wrong_side, who)
+# The fast path (inlined in ``decode_client`` and ``decode_server``: a server decodes each
+# line a client sends, and a call more per line was a tenth of an act's decoding). orjson
+# keeps the last of duplicate keys, so the line's colons are counted: each key in the text
+# is followed by exactly one colon outside strings, so a line with exactly as many colons
+# as the structured objects have keys has no duplicate key. (A colon inside a string sends
+# the line down the strict path: correct, slower.) Any failure, of any kind, also falls
+# through to the strict path, which alone reports. What is done once per line is kept to
+# the parse, the structure function, the colon count and a comparison (no ``typing``
+# calls, no casts).
 
 
 def _field_type_classes(typ: Any) -> list[type]:
@@ -539,12 +524,26 @@ def decode_client(line: bytes, version: int | None = None) -> ClientMessage:
     handshake): a message type or a field newer than it is refused as unknown, as a
     server speaking only that version would.
     """
-    msg: ClientMessage = _decode(line, _CLIENT_FAST, _CLIENT, SERVER_TYPES, "a client")
+    msg: ClientMessage
+    loads = _loads_fast
+    fast = False
+    if loads is not None:
+        try:
+            obj = loads(line)
+            count = [0]
+            msg = _CLIENT_FAST[obj["type"]](obj, count)  # never a handshake: not in the table
+            fast = line.count(b":") == count[0]
+        except Exception:
+            pass
+        if fast and (version is None or version >= LATEST_VERSION or msg.__class__ not in _VERSIONED):
+            return msg  # the common case, decided without the version walk
+    if not fast:
+        msg = _structure(parse_json(line), _CLIENT, SERVER_TYPES, "a client")
     cl = msg.__class__
     if cl not in _HANDSHAKE_CLASSES and (
         version is None or version >= LATEST_VERSION or cl not in _VERSIONED
     ):
-        return msg  # the common case, decided without the version walk
+        return msg
     refused: ClientMessage = _refuse_newer(msg, version, getattr(msg, "id", None))
     return refused
 
@@ -555,7 +554,19 @@ def decode_server(line: bytes, version: int | None = None) -> ServerMessage:
     ``version``, if given, is the negotiated version: a message or field newer than it is
     refused, as it would be by a client that speaks only that version.
     """
-    msg: ServerMessage = _decode(line, _SERVER_FAST, _SERVER, CLIENT_TYPES, "the server")
+    msg: ServerMessage
+    loads = _loads_fast
+    fast = False
+    if loads is not None:
+        try:
+            obj = loads(line)
+            count = [0]
+            msg = _SERVER_FAST[obj["type"]](obj, count)
+            fast = line.count(b":") == count[0]
+        except Exception:
+            pass
+    if not fast:
+        msg = _structure(parse_json(line), _SERVER, CLIENT_TYPES, "the server")
     if version is None or version >= LATEST_VERSION or msg.__class__ not in _VERSIONED:
         return msg
     refused: ServerMessage = _refuse_newer(msg, version, getattr(msg, "id", None))

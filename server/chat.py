@@ -10,8 +10,6 @@ from protocol.errors import ProtocolError
 from server.clients import Client
 from server.fanout import broadcast, table_clients
 from server.house import House
-from server.journal import wall_clock
-from server.store import Record
 
 WINDOW = 10.0  # seconds over which ``chat_per_10s`` counts
 
@@ -36,9 +34,6 @@ async def chat(h: House, client: Client, msg: m.Chat) -> None:
         broadcast(h, out, table_clients(h, table_id))
     else:
         broadcast(h, out)
-    h.journal.submit([Record(
-        sql="INSERT INTO chat (at, scope, player_id, text) VALUES (?, ?, ?, ?)",
-        params=(wall_clock(), msg.scope, client.player_id, msg.text),
-    )])
+    h.journal.submit(h.journal.chat(msg.scope, client.player_id, msg.text))
     if msg.id is not None:
         client.send_nowait(m.Ack(id=msg.id))

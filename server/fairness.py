@@ -30,6 +30,7 @@ from poker import fairdeck as fd
 from poker.cards import Card
 from poker.events import Event
 from server.clients import Client
+from server.journal import hand_event_texts
 from server.records import event_to_json
 from server.store import Record
 
@@ -142,10 +143,9 @@ class FairDealer:
         if acc is None:
             return
         digest, count = acc
-        for r in records:
-            if r.sql.startswith("INSERT INTO hand_events"):
-                digest.update(b"\n" + r.params[2].encode())
-                count += 1
+        for text in hand_event_texts(records):
+            digest.update(b"\n" + text.encode())
+            count += 1
         self._record[table] = (digest, count)
 
     def chain_hand(self, table: int, events: Sequence[Event], result: dict[str, Any], *,

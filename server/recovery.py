@@ -28,7 +28,8 @@ from server.config import ServerConfig
 from server.fairness import replay_input
 from server.house import House
 from server.inputs import Logged, apply_logged
-from server.store import Record, Store, StoreError, meta_record
+from server.journal import audit_record, hand_voided_record, wall_clock
+from server.store import Store, StoreError, meta_record
 from server.tournament.errors import TournamentError
 
 log = logging.getLogger("hickory.recovery")
@@ -103,11 +104,11 @@ def open_house(config: ServerConfig, make: Callable[..., H], *, seed: int | None
         server.chat_enabled = chat != "off"
         return server
 
-    tokens = {row[0]: row[1] for row in store._conn.execute("SELECT player_id, token_hash FROM players")}
+    tokens = store.token_hashes()
     known = read_set_aside(store.get_meta("set_aside"))
 
     def mark_voided(hand_no: int | None) -> None:
-        store.write_now([Record(sql="UPDATE hands SET status='voided' WHERE hand_no=?", params=(hand_no,))])
+        store.write_now([hand_voided_record(hand_no)])
 
     try:
         server, found = replay_all(fresh, store.iter_inputs, tokens, known=known, on_void=mark_voided)
@@ -133,11 +134,10 @@ def forget_hands_not_dealt(store: Store, hands_dealt: int) -> None:
     deals were set aside (now or at an earlier start), so their actions never happened, and
     the next deal takes the first such number again (its ``hands`` row replaces the old one;
     its events would collide with the old hand's, and the store would refuse every write)."""
-    if store._conn.execute("SELECT 1 FROM hands WHERE hand_no > ? LIMIT 1", (hands_dealt,)).fetchone() is None:
+    if not store.has_hands_after(hands_dealt):
         return
     log.error("the record of hands after #%d is dropped: their deals were set aside", hands_dealt)
-    store.write_now([Record(sql="DELETE FROM hand_events WHERE hand_no > ?", params=(hands_dealt,)),
-                     Record(sql="DELETE FROM hands WHERE hand_no > ?", params=(hands_dealt,))])
+    store.drop_hands_after(hands_dealt)
 
 
 # -- inputs set aside ---------------------------------------------------------------------------
@@ -181,11 +181,10 @@ def record_set_aside(store: Store, known: Mapping[int, str], found: Iterable[Set
     if a newer server would accept one) and in ``audit`` (so the host sees it)."""
     found = list(found)
     every = {**known, **{a.seq: a.text for a in found}}
-    at = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    at = wall_clock()
     store.write_now([
         meta_record("set_aside", json.dumps({str(k): v for k, v in sorted(every.items())})),
-        *(Record(sql="INSERT INTO audit (at, action, reason, detail) VALUES (?, ?, ?, ?)",
-                 params=(at, "set_aside", "could not be replayed at start-up", a.text)) for a in found),
+        *(audit_record(at, "set_aside", "could not be replayed at start-up", a.text) for a in found),
     ])
 
 

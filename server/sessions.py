@@ -30,7 +30,6 @@ from server.snapshots import (
     shared_lobby,
     snapshot_for,
 )
-from server.store import Record
 from server.tournament.events import FloorCalled
 from server.tournament.tournament import Phase
 from server.watching import forget, watch, watch_table
@@ -262,11 +261,7 @@ async def register(h: House, name: str, token: str, *, is_bot: bool = False) -> 
     h.lobby_dirty = True
     h.by_token_hash[digest] = player_id
     records = h.journal.input("register", {"player_id": player_id, "name": name})
-    if h.store is not None:
-        records.append(Record(
-            sql="INSERT INTO players (player_id, name, token_hash, registered_seq) VALUES (?, ?, ?, ?)",
-            params=(player_id, name, digest, len(h.players)),
-        ))
+    records += h.journal.player_registered(player_id, name, digest, len(h.players))
     await h.journal.commit(records)
     log.info("%s joined as player %s", name, player_id)
     tournament_events(h, events)

@@ -133,19 +133,9 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
         raise StoreError(f"{path}: cannot open the database ({exc.strerror})") from exc
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} cannot be read as a Hickory database ({exc}); it was left untouched") from exc
-    if tables and app_id != APPLICATION_ID:
-        conn.close()
-        raise StoreError(f"{path} is an SQLite file of another application; it was left untouched")
-    if version > SCHEMA_VERSION:
-        conn.close()
-        raise StoreError(
-            f"{path} was written by a newer Hickory (schema {version}, this one knows {SCHEMA_VERSION})"
-        )
+    version, schema = check_identity(conn, path, server=True)
     try:
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
@@ -153,7 +143,7 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
-        if version == 0 and not tables:
+        if version == 0 and not schema:
             os.chmod(path, 0o600)  # a new database: owner-only, whoever created the file
         for v in range(version + 1, SCHEMA_VERSION + 1):
             conn.execute("BEGIN IMMEDIATE")
@@ -172,6 +162,29 @@ def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
         conn.close()
         raise StoreError(f"{path} is corrupt ({exc}); it was left untouched") from exc
     return conn
+
+
+def check_identity(conn: sqlite3.Connection, path: Path, *, server: bool) -> tuple[int, dict[str, str]]:
+    """Is ``conn`` a Hickory database this version can read? Its schema version and what
+    its schema holds (name -> type), or ``StoreError`` (``conn`` closed) for another
+    application's SQLite file or a newer Hickory's. The ``server`` takes an empty file (it
+    makes it ours) and says the file was left untouched; the read-only tools never touch it."""
+    untouched = "; it was left untouched" if server else ""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        schema = {str(n): str(t) for n, t in conn.execute("SELECT name, type FROM sqlite_master")}
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"{path} cannot be read as a Hickory database ({exc}){untouched}") from exc
+    if app_id != APPLICATION_ID and (schema or not server):
+        conn.close()
+        raise StoreError(f"{path} is an SQLite file of another application"
+                         + (untouched or ", not a Hickory database"))
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(f"{path} was written by a newer Hickory (schema {version}, this one knows {SCHEMA_VERSION})")
+    return int(version), schema
 
 
 def lock_database(path: Path) -> int:
@@ -548,6 +561,19 @@ class Store:
     def get_meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+    def token_hashes(self) -> dict[str, str]:
+        """Each registered player's token, as its hash: player id -> hash."""
+        return {str(p): str(h) for p, h in self._conn.execute("SELECT player_id, token_hash FROM players")}
+
+    def has_hands_after(self, hand_no: int) -> bool:
+        """Is a hand numbered past ``hand_no`` stored?"""
+        return self._conn.execute("SELECT 1 FROM hands WHERE hand_no > ? LIMIT 1", (hand_no,)).fetchone() is not None
+
+    def drop_hands_after(self, hand_no: int) -> None:
+        """A start-up repair: forget the record of every hand numbered past ``hand_no``."""
+        self.write_now([Record(sql="DELETE FROM hand_events WHERE hand_no > ?", params=(hand_no,)),
+                        Record(sql="DELETE FROM hands WHERE hand_no > ?", params=(hand_no,))])
 
 
 def parse_payload(text: str) -> dict[str, Any]:

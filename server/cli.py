@@ -44,11 +44,10 @@ def _subcommands() -> list[Subcommand]:
     except ImportError:
         subs.append(("simulate", *with_tournament_mode(None, None)))  # --tournament only
     try:
-        from server.reports import (
-            add_history_arguments,
+        from server.history_tool import add_history_arguments, run_history
+        from server.standings_tool import (
             add_standings_arguments,
             add_stats_arguments,
-            run_history,
             run_standings,
             run_stats,
         )

@@ -1,7 +1,7 @@
 """Players' statistics (``poker.stats``) as text, CSV, JSON and an HTML page.
 
 Used by ``hickory-server stats`` and by ``hickory-server standings --stats`` (both in
-``server/reports.py``). Names are printed through ``printable`` in text and escaped in
+``server/standings_tool.py``). Names are printed through ``printable`` in text and escaped in
 HTML, so a name cannot rearrange a terminal line or inject markup.
 """
 

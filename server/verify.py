@@ -1,7 +1,7 @@
 """``hickory-server verify --db FILE``: check every deck and the hand chain of a database.
 
-Read-only (like the other tools in ``server/reports.py``), so it is safe next to a running
-server. It walks the ``inputs`` log in order and, for the scheme of docs/fairness.md:
+Read-only (opened as the other tools open it, ``reports.open_readonly``), so it is safe next to
+a running server. It walks the ``inputs`` log in order and, for the scheme of docs/fairness.md:
 
 - checks each logged commitment against its server seed;
 - re-derives each hand's deck from the server seed and the stored seed list, and compares

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from server.reports import _hand_info, open_readonly, read_hands, read_meta
+from server.reports import hand_info, open_readonly, read_hands, read_meta
 from tests.client.test_tmux import POLL, ROOT, TMUX, Terminal, client_command
 from tests.engine.pokerstars_referee import Expected, check_file
 
@@ -91,7 +91,7 @@ def test_play_then_read_my_hand_file_see_the_statistics_and_replay_a_hand(
             stored = {h.hand_no: h for h in read_hands(conn)}
         finally:
             conn.close()
-        expected = [Expected(events=stored[n].parsed(), info=_hand_info(stored[n], meta),
+        expected = [Expected(events=stored[n].parsed(), info=hand_info(stored[n], meta),
                              viewer=stored[n].seat_of("tester")) for n in written]
         assert check_file(text, expected, number) == sum(len(e.events[0].stacks) for e in expected)  # type: ignore[union-attr]
         assert "Dealt to tester [" in text and "*** SUMMARY ***" in text

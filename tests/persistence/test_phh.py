@@ -50,8 +50,9 @@ from poker.hand import Hand
 from poker.history import HandInfo, to_phh
 from server.app import open_server
 from server.config import ServerConfig
+from server.history_tool import export_history
 from server.records import event_to_json
-from server.reports import StoredHand, export_history, open_readonly, read_hands
+from server.reports import StoredHand, open_readonly, read_hands
 from server.store import Record, Store, meta_record
 from tests.persistence.harness import Bot
 

@@ -28,15 +28,8 @@ from poker.stats import compute_stats
 from protocol import messages as m
 from server.app import open_server
 from server.config import ServerConfig
-from server.reports import (
-    StoredHand,
-    _hand_info,
-    open_readonly,
-    read_hands,
-    read_meta,
-    tournament_finishes,
-    tournament_number,
-)
+from server.history_tool import tournament_finishes, tournament_number
+from server.reports import StoredHand, hand_info, open_readonly, read_hands, read_meta
 from tests.engine.pokerstars_referee import Expected, check_file
 from tests.persistence.harness import Bot
 
@@ -119,7 +112,7 @@ def test_every_hand_of_every_players_file_and_the_full_file_reads_back_as_record
     assert len(hands) >= 20
     assert paths[0].name.endswith(" all hands.txt") and len(paths) == PLAYERS + 1
     assert all(p.parent == out and p.name.startswith("HH") for p in paths)
-    full = [Expected(events=h.parsed(), info=_hand_info(h, meta), reveal_all=True, finishes=finished(h))
+    full = [Expected(events=h.parsed(), info=hand_info(h, meta), reveal_all=True, finishes=finished(h))
             for h in hands]
     text = paths[0].read_text(encoding="utf-8")
     # The seeded night has the shapes trackers are strict about (the decks are seeded; the
@@ -140,7 +133,7 @@ def test_every_hand_of_every_players_file_and_the_full_file_reads_back_as_record
                                          for e in h.parsed())]
         assert mine, path
         assert path.stem.endswith(name.replace(" ", "_"))
-        expected = [Expected(events=h.parsed(), info=_hand_info(h, meta), viewer=h.seat_of(name),
+        expected = [Expected(events=h.parsed(), info=hand_info(h, meta), viewer=h.seat_of(name),
                              finishes=finished(h)) for h in mine]
         text = path.read_text(encoding="utf-8")
         assert check_file(text, expected, number) == sum(_dealt(h) for h in mine)

@@ -113,7 +113,7 @@ def record(players: int, seed: int) -> Recording:
         for tid in t.table_ids():
             if tid not in live and t.can_deal(tid, now):
                 deck = shuffled_deck(t.rng)
-                hand = t.begin_hand(tid, now, deck=deck)
+                hand, _ = t.begin_hand(tid, now, deck=deck)
                 started = hand.events[0]
                 assert isinstance(started, HandStarted)
                 index = len(rec.hands)

@@ -13,14 +13,38 @@ eat into a level. Levels run either by time or by hands:
 Levels stop rising at ``last`` (``poker.levels.last_level``: the last level whose blinds
 are at most ``MAX_CHIPS``), however long the night runs.
 
-The clock only says which level is on. When the blinds change is the tournament's
+``LevelClock`` only says which level is on. When the blinds change is the tournament's
 business: a hand keeps the blinds it was dealt with, and a new level applies from the next
 hand dealt at each table (interpretation 1).
+
+The functions after it move a ``Tournament``'s clock on: levels by time or by hands,
+breaks (which stop new hands), the director's pause and resume, and the deadline. They
+are the tournament's and the director's one way to change the level clock, and return the
+events that change makes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import attrs
+
+from poker.table import Table
+
+from .events import (
+    BreakEnded,
+    BreakStarted,
+    ClockPaused,
+    ClockResumed,
+    DeadlinePassed,
+    LevelChanged,
+    TournamentEvent,
+)
+from .phase import Phase
+from .settings import Settings
+
+Events = list[TournamentEvent]
 
 
 @attrs.define(kw_only=True)
@@ -89,9 +113,18 @@ class LevelClock:
                 break
         return new
 
-    def due(self, now: float, level_seconds: float, last: int) -> bool:
-        """Whether the level on now has run out by ``now`` (levels by time)."""
-        return self.started and self.index < last and self.in_level(now) >= level_seconds
+    def reaches(self, now: float, level_seconds: float, last: int, stops: frozenset[int]) -> bool:
+        """Whether ``advance_by_time(now, ...)`` would stop at an index in ``stops`` (the
+        levels that ran out by ``now`` lead to a break), changing nothing."""
+        if not self.started:
+            return False
+        ran, began, index = self.elapsed(now), self.level_began, self.index
+        while ran - began >= level_seconds and index < last:
+            began += level_seconds
+            index += 1
+            if index in stops:
+                return True
+        return False
 
     def count_hand(self, hands_per_level: int, tables: int, last: int) -> list[int]:
         """A hand finished (levels by hands); the new level index if this one is over
@@ -105,3 +138,173 @@ class LevelClock:
 
     def hands_left(self, hands_per_level: int, tables: int) -> int:
         return max(0, hands_per_level * max(1, tables) - self.hands_in_level)
+
+
+@attrs.frozen(kw_only=True)
+class OnBreak:
+    """A break in progress: after level ``after_level``, from ``began`` to ``until`` (in the
+    time base of ``now``). ``held``: the director had paused the clock before it began, so
+    the clock stays paused when it ends by itself."""
+
+    after_level: int
+    began: float
+    until: float
+    held: bool
+
+
+@attrs.frozen(kw_only=True)
+class LevelInfo:
+    level: int  # the number people see, from 1
+    small_blind: int
+    big_blind: int
+    next_small_blind: int
+    next_big_blind: int
+    running: bool
+    seconds_left: float | None  # levels by time
+    hands_left: int | None  # levels by hands
+    ante: int = 0  # the big-blind ante of this level (0: none)
+    next_ante: int = 0
+
+
+class Tournament(Protocol):
+    """What the functions below read and change of a ``tournament.Tournament`` (named by
+    its members so that this module need not import that one, which imports this)."""
+
+    settings: Settings
+    clock: LevelClock
+    phase: Phase
+    on_break: OnBreak | None
+    breaks_taken: set[int]
+    deadline_passed: bool
+    tables: dict[int, Table]
+
+    @property
+    def level(self) -> int: ...
+
+    @property
+    def blinds(self) -> tuple[int, int]: ...
+
+    def finish_if_over(self, now: float) -> Events: ...
+
+
+# -- a tournament's clock moving on -----------------------------------------------------
+
+
+def deadline_reached(t: Tournament, now: float) -> bool:
+    d = t.settings.deadline
+    return t.deadline_passed or (d is not None and now >= d)
+
+
+def tick(t: Tournament, now: float) -> Events:
+    """Time passed: the end of a break, level changes by the clock, and the deadline."""
+    events: Events = []
+    if t.phase is Phase.RUNNING and t.on_break is not None and now >= t.on_break.until:
+        events += end_break(t, now, early=False)
+    if t.phase is Phase.RUNNING and not t.deadline_passed:  # else nothing can pass
+        events += advance(t, now)
+    return events
+
+
+def advance(t: Tournament, now: float) -> Events:
+    """Levels that ran out by ``now`` (by time), a break after them, or the deadline."""
+    # Called for every deal, hand end and tick: the common case (running, deadline not
+    # reached, levels by hands) is a few attribute reads.
+    if t.phase is not Phase.RUNNING or t.deadline_passed:
+        return []  # levels stand still once the deadline has passed
+    settings = t.settings
+    if settings.deadline is not None and now >= settings.deadline:
+        t.deadline_passed = True
+        events: Events = [DeadlinePassed(at=now, tables_in_hand=tables_in_hand(t))]
+        return events + t.finish_if_over(now)
+    if settings.hands_per_level is None:  # levels by time
+        stops = break_stops(t) if settings.breaks else frozenset()
+        new = t.clock.advance_by_time(now, settings.level_seconds, settings.last_level, stops)
+        return level_events(settings, new) + break_if_due(t, new, now)
+    return []
+
+
+def count_hand(t: Tournament, now: float) -> Events:
+    """A hand ended (levels by hands): the level and the break it may end."""
+    hpl = t.settings.hands_per_level
+    if hpl is None or t.phase is not Phase.RUNNING or t.deadline_passed:
+        return []
+    new = t.clock.count_hand(hpl, len(t.tables), t.settings.last_level)
+    return level_events(t.settings, new) + break_if_due(t, new, now)
+
+
+def tables_in_hand(t: Tournament) -> tuple[int, ...]:
+    return tuple(tid for tid, table in sorted(t.tables.items()) if table.hand is not None)
+
+
+def break_stops(t: Tournament) -> frozenset[int]:
+    """The level indices a break comes before: a break after level N (numbered from 1)
+    comes before index N, until it is taken."""
+    return frozenset(n for n, _ in t.settings.breaks if n not in t.breaks_taken)
+
+
+def break_due(t: Tournament, now: float) -> bool:
+    """The levels that ran out by ``now`` lead to a break that has not begun yet (a tick
+    or the next deal begins it): no hand may start in between."""
+    s = t.settings
+    if not s.breaks or s.by_hands or t.on_break is not None or not t.clock.running:
+        return False
+    return t.clock.reaches(now, s.level_seconds, s.last_level, break_stops(t))
+
+
+def break_if_due(t: Tournament, new: Sequence[int], now: float) -> Events:
+    """After the level clock moved on by itself to ``new``: the break scheduled after
+    the level it left, if any and not yet taken."""
+    if not new or t.on_break is not None:
+        return []
+    after = new[-1]  # moving to index N leaves level N (as people number it)
+    minutes = t.settings.break_after(after)
+    if minutes is None or after in t.breaks_taken:
+        return []
+    return start_break(t, now, after, minutes)
+
+
+def start_break(t: Tournament, now: float, after: int, minutes: int) -> Events:
+    """Stop play: the clock pauses (hands in progress finish, no new hand starts) and the
+    next level will start from its beginning when the break ends."""
+    t.breaks_taken.add(after)
+    held = not t.clock.running
+    t.clock.restart_level(now)
+    if not held:
+        t.clock.pause(now)
+    until = now + minutes * 60.0
+    t.on_break = OnBreak(after_level=after, began=now, until=until, held=held)
+    return [BreakStarted(at=now, after_level=after, minutes=minutes, until=until,
+                         next_level=t.level, tables_in_hand=tables_in_hand(t), held=held)]
+
+
+def end_break(t: Tournament, now: float, *, early: bool) -> Events:
+    """The break is over: by its time (the clock runs again unless the director had
+    paused it before), or early by the director's resume (it always runs again)."""
+    brk = t.on_break
+    assert brk is not None
+    t.on_break = None
+    resume_ = early or not brk.held
+    if resume_ and not t.clock.running:
+        t.clock.resume(now)
+    sb, bb = t.blinds
+    return [BreakEnded(at=now, after_level=brk.after_level, level=t.level, small_blind=sb,
+                       big_blind=bb, early=early, resumed=resume_)]
+
+
+def level_events(settings: Settings, indices: Sequence[int], *, by_director: bool = False) -> Events:
+    out: Events = []
+    for i in indices:
+        sb, bb = settings.blinds(i)
+        out.append(LevelChanged(level=i + 1, small_blind=sb, big_blind=bb, by_director=by_director))
+    return out
+
+
+def pause(t: Tournament, now: float) -> Events:
+    t.clock.pause(now)
+    remaining = None if t.settings.by_hands else t.clock.remaining(now, t.settings.level_seconds)
+    return [ClockPaused(at=now, level=t.level, remaining=remaining)]
+
+
+def resume(t: Tournament, now: float) -> Events:
+    t.clock.resume(now)
+    return [ClockResumed(at=now, level=t.level)]

@@ -29,13 +29,23 @@ equals the chips issued.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 import attrs
 
 from poker.actions import Ruleset
 from poker.limits import MAX_CHIPS
 
+from . import clock
+from .director_limits import (
+    DEADLINE_GRACE,
+    MAX_ANNOUNCEMENT,
+    MAX_TITLE,
+    need,
+    need_chips_left,
+    need_in,
+    need_table_number,
+)
+from .director_words import blinds_text, deadline_summary, option_words, versioned
 from .errors import TournamentError
 from .events import (
     Announcement,
@@ -54,19 +64,6 @@ from .tournament import Tournament
 
 Events = list[TournamentEvent]
 
-MAX_REASON = 200  # characters: the protocol's ``Reason``
-MAX_ANNOUNCEMENT = 500  # the protocol's ``Message``
-MAX_TITLE = 80  # the protocol's ``Title``
-DEADLINE_GRACE = 60.0  # seconds: a deadline this recent means now (``set_deadline``)
-
-
-def _blinds_text(levels: Sequence[tuple[int, int]], antes: Sequence[int] = ()) -> str:
-    """"100/200, 150/300", or with antes "100/200/200, 150/300/300"."""
-    if antes:
-        return ", ".join(f"{sb}/{bb}/{a}" for (sb, bb), a in zip(levels, antes, strict=True))
-    return ", ".join(f"{sb}/{bb}" for sb, bb in levels)
-
-
 class Director:
     def __init__(self, tournament: Tournament) -> None:
         self._t = tournament
@@ -74,15 +71,12 @@ class Director:
     # -- the clock -------------------------------------------------------------------
 
     def start(self, now: float, *, reason: str) -> Events:
-        self._need_reason(reason)
-        self._need_time(now)
+        need(self._t, now, reason)
         effects = self._t.start(now)
         return [self._record(now, "start", reason, "The tournament starts"), *effects]
 
     def pause(self, now: float, *, reason: str) -> Events:
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         brk = self._t.on_break
         if brk is not None:
             raise TournamentError(
@@ -91,32 +85,28 @@ class Director:
             )
         if self._t.paused:
             raise TournamentError("the clock is already paused")
-        effects = self._t._pause(now)
+        effects = clock.pause(self._t, now)
         summary = "The clock is paused: hands in progress finish, no new hand starts"
         return [self._record(now, "pause", reason, summary), *effects]
 
     def resume(self, now: float, *, reason: str) -> Events:
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
         if t.on_break is not None:
             after = t.on_break.after_level
-            effects = t._end_break(now, early=True)
+            effects = clock.end_break(t, now, early=True)
             summary = f"The break after level {after} ends early: play resumes at level {t.level}"
             return [self._record(now, "resume", reason, summary), *effects]
         if not t.paused:
             raise TournamentError("the clock is not paused")
-        effects = t._resume(now)
+        effects = clock.resume(t, now)
         return [self._record(now, "resume", reason, "The clock resumes"), *effects]
 
     def set_level(self, now: float, level: int, *, reason: str) -> Events:
         """Jump to ``level`` (numbered from 1); it starts from its beginning, and each
         table deals its next hand at it. The levels that exist are the schedule's, and past
         it any up to the level on now (the blinds double after the last)."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_not_finished()
+        need(self._t, now, reason, "not finished")
         if not is_whole(level) or level < 1:
             raise TournamentError(f"levels are numbered from 1, not {level!r}")
         t = self._t
@@ -137,9 +127,7 @@ class Director:
     def change_schedule(
         self, now: float, schedule: Iterable[Iterable[int]], *, reason: str
     ) -> Events:
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_not_finished()
+        need(self._t, now, reason, "not finished")
         t = self._t
         before = t.blinds
         # Levels of three numbers carry a big-blind ante each, and writing antes into the
@@ -156,14 +144,14 @@ class Director:
                 f"{MAX_CHIPS} chips: set an earlier level first, or give a schedule with higher blinds"
             )
         t.settings = settings
-        written = _blinds_text(settings.schedule, settings.antes)
+        written = blinds_text(settings.schedule, settings.antes)
         summary = f"new blind schedule from the next hand: {written}"
         version = self._new_version(now, summary, reason)
         effects: Events = [RulesChanged(changes=(("schedule", written),), version=version)]
         if t.blinds != before:
             sb, bb = t.blinds
             effects.append(LevelChanged(level=t.level, small_blind=sb, big_blind=bb, by_director=True))
-        return [self._record(now, "change_schedule", reason, _versioned(version, summary)), *effects]
+        return [self._record(now, "change_schedule", reason, versioned(version, summary)), *effects]
 
     def change_rules(
         self,
@@ -190,9 +178,7 @@ class Director:
         registration is open). The TV table (issue 27): ``tv_table`` (0: none) and its
         ``tv_delay`` in seconds after each hand ends.
         """
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_not_finished()
+        need(self._t, now, reason, "not finished")
         if level_minutes is not None and hands_per_level is not None:
             raise TournamentError("levels run by minutes or by hands, not both: give one")
         t = self._t
@@ -234,8 +220,8 @@ class Director:
         text = ", ".join(option_words(name, getattr(new, name)) for name in said) + " from the next hand"
         version = self._new_version(now, text, reason)
         effects: Events = [RulesChanged(changes=shown, version=version)]
-        record = self._record(now, "change_rules", reason, _versioned(version, text))
-        effects += t._advance(now)  # a shorter level may be over already
+        record = self._record(now, "change_rules", reason, versioned(version, text))
+        effects += clock.advance(t, now)  # a shorter level may be over already
         return [record, *effects]
 
     def set_deadline(self, now: float, deadline: float | None, *, reason: str) -> Events:
@@ -244,9 +230,7 @@ class Director:
         may not be in the past: ``now`` itself ends the tournament after the hands in play,
         and so does a deadline less than ``DEADLINE_GRACE`` seconds ago (the time now as a
         person types it, to the minute, is already a little in the past when it arrives)."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_not_finished()
+        need(self._t, now, reason, "not finished")
         if deadline is not None:
             if not is_number(deadline):
                 raise TournamentError(f"the deadline is a time or none, not {deadline!r}")
@@ -263,8 +247,8 @@ class Director:
         summary = deadline_summary(now, deadline)
         version = self._new_version(now, summary, reason)
         effects: Events = [RulesChanged(changes=(("deadline", str(deadline)),), version=version)]
-        record = self._record(now, "set_deadline", reason, _versioned(version, summary))
-        effects += t._advance(now)
+        record = self._record(now, "set_deadline", reason, versioned(version, summary))
+        effects += clock.advance(t, now)
         return [record, *effects]
 
     # -- players ---------------------------------------------------------------------
@@ -274,11 +258,9 @@ class Director:
     ) -> Events:
         """Move a player to a table (and seat, else an empty one at random). Balancing
         still applies afterwards."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_in(player_id)
+        need_in(self._t, player_id)
         if not is_whole(table_id):
             raise TournamentError(f"a table is a number, not {table_id!r}")
         table = t.table(table_id)
@@ -289,57 +271,53 @@ class Director:
                 raise TournamentError(f"a seat is a number from 1 to {table.seat_count}, not {seat!r}")
             if not 1 <= seat <= table.seat_count:
                 raise TournamentError(f"seat {seat} does not exist (seats 1 to {table.seat_count})")
-            if seat not in t._free_seats(table_id):
+            if seat not in t.seating.free_seats(table_id):
                 raise TournamentError(f"seat {seat} at table {table_id} is taken")
         elif loc.table_id == table_id:
             raise TournamentError(
                 f"{t.who(player_id)} is already at table {table_id}: name a seat to change seats"
             )
-        elif not t._free_seats(table_id):
+        elif not t.seating.free_seats(table_id):
             raise TournamentError(f"table {table_id} has no empty seat")
         where = f"table {table_id}" + (f" seat {seat}" if seat is not None else "")
         summary = f"{t.name_of(player_id)} moves to {where}"
 
         def apply() -> Events:
-            if t._entrants[player_id].out:
+            if t.entrant(player_id).out:
                 return [self._not_applied(now, player_id, f"the move to {where}")]
             if table_id not in t.tables:
                 return [self._not_applied(now, player_id, f"the move to {where} (the table broke)")]
-            if not t._free_seats(table_id):  # filled while the player's hand was played
+            if not t.seating.free_seats(table_id):  # filled while the player's hand was played
                 return [self._not_applied(now, player_id, f"the move to {where} (no empty seat left)")]
-            chosen = seat if seat is not None and seat in t._free_seats(table_id) else None
-            return [t._move(player_id, table_id, chosen, MoveReason.DIRECTOR)]
+            chosen = seat if seat is not None and seat in t.seating.free_seats(table_id) else None
+            return [t.seating.move(player_id, table_id, chosen, MoveReason.DIRECTOR)]
 
         return self._now_or_later(now, "move_player", reason, summary, (player_id,), apply)
 
     def remove_player(self, now: float, player_id: str, *, reason: str) -> Events:
         """Disqualify a player: their chips leave play through the adjustment account and
         they are placed as if eliminated at that moment (after their hand, if in one)."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_in(player_id)
+        need_in(self._t, player_id)
         summary = f"{t.name_of(player_id)} is removed from the tournament"
 
         def apply() -> Events:
-            if t._entrants[player_id].out:
+            if t.entrant(player_id).out:
                 return [self._not_applied(now, player_id, "the removal")]
-            return t._remove(player_id)
+            return t.remove(player_id)
 
         return self._now_or_later(now, "remove_player", reason, summary, (player_id,), apply)
 
     def correct_chips(self, now: float, player_id: str, delta: int, *, reason: str) -> Events:
         """Add (or take, when negative) chips to a player's stack through the adjustment
         account. A correction may not leave the player without chips: remove them instead."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_in(player_id)
+        need_in(self._t, player_id)
         if not is_whole(delta) or delta == 0:
             raise TournamentError(f"a chip correction is a whole number of chips other than 0, not {delta!r}")
-        self._need_chips_left(player_id, delta)
+        need_chips_left(self._t, player_id, delta)
         if delta > 0 and t.chips_in_play() + delta > MAX_CHIPS:
             raise TournamentError(
                 f"{delta} more chips would put {t.chips_in_play() + delta} chips in play, above the "
@@ -349,9 +327,9 @@ class Director:
         summary = f"Chip count of {t.name_of(player_id)} corrected by {sign}{delta}"
 
         def apply() -> Events:
-            if t._entrants[player_id].out or t.stack_of(player_id) + delta < 1:
+            if t.entrant(player_id).out or t.stack_of(player_id) + delta < 1:
                 return [self._not_applied(now, player_id, f"the chip correction {sign}{delta}")]
-            stack = t._add_chips(player_id, delta)
+            stack = t.seating.add_chips(player_id, delta)
             t.adjustment -= delta
             return [ChipsCorrected(player_id=player_id, delta=delta, stack=stack, counterpart=None,
                                    adjustment=t.adjustment)]
@@ -363,11 +341,9 @@ class Director:
         difference goes through the adjustment account. For a player in a hand it is worked
         out when the hand ends, from the stack the hand left, so the player ends with
         exactly ``chips`` whatever the hand did; the same number twice changes nothing."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_in(player_id)
+        need_in(self._t, player_id)
         if not is_whole(chips) or chips < 1:
             raise TournamentError(
                 f"a stack is a whole number of chips above 0, not {chips!r}: to take every chip, "
@@ -379,11 +355,11 @@ class Director:
 
         def apply() -> Events:
             delta = chips - t.stack_of(player_id)
-            if t._entrants[player_id].out or t.chips_in_play() + delta > MAX_CHIPS:
+            if t.entrant(player_id).out or t.chips_in_play() + delta > MAX_CHIPS:
                 return [self._not_applied(now, player_id, f"the chip count of {chips}")]
             if delta == 0:
                 return []
-            stack = t._add_chips(player_id, delta)
+            stack = t.seating.add_chips(player_id, delta)
             t.adjustment -= delta
             return [ChipsCorrected(player_id=player_id, delta=delta, stack=stack, counterpart=None,
                                    adjustment=t.adjustment)]
@@ -394,24 +370,22 @@ class Director:
         self, now: float, from_player: str, to_player: str, amount: int, *, reason: str
     ) -> Events:
         """Move chips from one player's stack to another's (a pot pushed to the wrong player)."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
         if from_player == to_player:
             raise TournamentError("a chip transfer needs two different players")
-        self._need_in(from_player)
-        self._need_in(to_player)
+        need_in(self._t, from_player)
+        need_in(self._t, to_player)
         if not is_whole(amount) or amount < 1:
             raise TournamentError(f"a chip transfer is a whole number of chips above 0, not {amount!r}")
-        self._need_chips_left(from_player, -amount)
+        need_chips_left(self._t, from_player, -amount)
         summary = f"{amount} chips move from {t.name_of(from_player)} to {t.name_of(to_player)}"
 
         def apply() -> Events:
-            if any(t._entrants[p].out for p in (from_player, to_player)) or t.stack_of(from_player) - amount < 1:
+            if any(t.entrant(p).out for p in (from_player, to_player)) or t.stack_of(from_player) - amount < 1:
                 return [self._not_applied(now, from_player, f"the transfer of {amount} chips")]
-            a = t._add_chips(from_player, -amount)
-            b = t._add_chips(to_player, amount)
+            a = t.seating.add_chips(from_player, -amount)
+            b = t.seating.add_chips(to_player, amount)
             return [
                 ChipsCorrected(player_id=from_player, delta=-amount, stack=a, counterpart=to_player,
                                adjustment=t.adjustment),
@@ -427,8 +401,7 @@ class Director:
         self, now: float, text: str, *, to: Sequence[str] = (), reason: str = "announcement"
     ) -> Events:
         """Send a message to everyone (``to`` empty) or to some players."""
-        self._need_reason(reason)
-        self._need_time(now)
+        need(self._t, now, reason)
         if not isinstance(text, str) or not text.strip():
             raise TournamentError("an announcement needs a text")
         if len(text.strip()) > MAX_ANNOUNCEMENT:
@@ -438,16 +411,14 @@ class Director:
         if isinstance(to, str) or not isinstance(to, Sequence) or not all(isinstance(p, str) for p in to):
             raise TournamentError(f"an announcement goes to a list of players, not {to!r}")
         for pid in to:
-            self._t._entrant(pid)
+            self._t.entrant(pid)
         record = self._record(now, "announce", reason, text.strip(), tuple(to))
         return [record, Announcement(at=now, text=text.strip(), to=tuple(to), reason=reason)]
 
     def late_registration(self, now: float, until_level: int | None, *, reason: str) -> Events:
         """Take late entries (with the starting stack) through level ``until_level``, as
         people number levels; None closes late registration."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
         if until_level is not None:
             if not is_whole(until_level):
@@ -462,7 +433,7 @@ class Director:
                 f"Late registration is open until the end of level {until_level}, with "
                 f"{t.settings.starting_stack:,} chips")
         version = self._new_version(now, text, reason)
-        return [self._record(now, "late_registration", reason, _versioned(version, text))]
+        return [self._record(now, "late_registration", reason, versioned(version, text))]
 
     def set_break(self, now: float, after_level: int, minutes: int, *, reason: str) -> Events:
         """Schedule a break of ``minutes`` after level ``after_level`` (numbered from 1), or
@@ -471,9 +442,7 @@ class Director:
         break has run; then the next level starts from its beginning. Setting the break in
         progress changes its length (counted from when it began). A level the director
         jumps past with ``set_level`` has no break."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_not_finished()
+        need(self._t, now, reason, "not finished")
         t = self._t
         if not is_whole(after_level) or after_level < 1:
             raise TournamentError(f"levels are numbered from 1: no break after level {after_level!r}")
@@ -523,18 +492,16 @@ class Director:
             text = f"no break after level {after_level}"
         version = self._new_version(now, text, reason)
         effects: Events = [RulesChanged(changes=(("break", f"{after_level}:{minutes}"),), version=version)]
-        record = self._record(now, "set_break", reason, _versioned(version, text))
+        record = self._record(now, "set_break", reason, versioned(version, text))
         if in_progress and now >= t.on_break.until:  # type: ignore[union-attr]  # shortened: over
-            effects += t._end_break(now, early=False)
+            effects += clock.end_break(t, now, early=False)
         return [record, *effects]
 
     def void_hand(self, now: float, table_id: int, *, reason: str) -> Events:
         """Call off the hand in progress at a table: every bet goes back, the button stays."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_table_number(table_id)
+        need_table_number(table_id)
         hand = t.table(table_id).hand
         if hand is None or hand.is_over:
             raise TournamentError(f"table {table_id} has no hand in progress to void")
@@ -544,11 +511,9 @@ class Director:
 
     def pause_table(self, now: float, table_id: int, *, paused: bool, reason: str) -> Events:
         """Hold one table (its hand in progress finishes; it deals no new hand) or release it."""
-        self._need_reason(reason)
-        self._need_time(now)
-        self._need_running()
+        need(self._t, now, reason, "running")
         t = self._t
-        self._need_table_number(table_id)
+        need_table_number(table_id)
         if not isinstance(paused, bool):
             raise TournamentError(f"a table is paused or not (true or false), not {paused!r}")
         t.table(table_id)
@@ -565,14 +530,13 @@ class Director:
              table_id: int | None = None, reason: str) -> Events:
         """A ruling: closes a player's call (``call_id``) or stands alone (for a table, or
         for everyone); announced to that table and kept in the audit."""
-        self._need_reason(reason)
-        self._need_time(now)
+        need(self._t, now, reason)
         if not isinstance(decision, str) or len(decision.strip()) > MAX_ANNOUNCEMENT:
             raise TournamentError(f"a ruling is a text of at most {MAX_ANNOUNCEMENT} characters")
         if call_id is not None and not is_whole(call_id):
             raise TournamentError(f"a call is named by its number, not {call_id!r}")
         if table_id is not None:
-            self._need_table_number(table_id)
+            need_table_number(table_id)
         if table_id is not None and table_id not in self._t.tables:
             raise TournamentError(f"there is no table {table_id} in play")
         ruling = self._t.floor.rule(at=now, call_id=call_id, table_id=table_id, decision=decision)
@@ -584,13 +548,12 @@ class Director:
 
     def award(self, now: float, title: str, player_id: str, *, reason: str) -> Events:
         """Name a trophy ("best bluff"); shown with the final results and in every export."""
-        self._need_reason(reason)
-        self._need_time(now)
+        need(self._t, now, reason)
         if not isinstance(title, str) or not 0 < len(title.strip()) <= MAX_TITLE:
             raise TournamentError(f"a trophy needs a title of 1 to {MAX_TITLE} characters, not {title!r}")
         if not isinstance(player_id, str):
             raise TournamentError(f"no player {player_id!r} is registered")
-        self._t._entrant(player_id)
+        self._t.entrant(player_id)
         trophy = self._t.floor.award(title=title, player_id=player_id)
         record = self._record(now, "award", reason,
                               f"Trophy {trophy.title!r}: {self._t.name_of(player_id)}", (player_id,))
@@ -598,49 +561,12 @@ class Director:
 
     # -- helpers ---------------------------------------------------------------------
 
-    def _need_reason(self, reason: str) -> None:
-        if not isinstance(reason, str) or not reason.strip():
-            raise TournamentError("every director action needs a reason (it goes in the audit log)")
-        if len(reason.strip()) > MAX_REASON:
-            raise TournamentError(f"a reason is at most {MAX_REASON} characters, not {len(reason.strip())}")
-
-    def _need_table_number(self, table_id: int) -> None:
-        if not is_whole(table_id):
-            raise TournamentError(f"a table is a number, not {table_id!r}")
-
     def _new_version(self, now: float, what: str, reason: str) -> int:
         """A rule change was accepted: the next rules version, kept with what and why."""
         t = self._t
         t.rules_version += 1
         t.rule_changes.append(RuleChange(version=t.rules_version, at=now, what=what, reason=reason.strip()))
         return t.rules_version
-
-    def _need_time(self, now: float) -> None:
-        if not is_number(now):
-            raise TournamentError(f"the time of an operation is a number of seconds, not {now!r}")
-
-    def _need_running(self) -> None:
-        if self._t.phase.value != "running":
-            raise TournamentError(f"the tournament is not running ({self._t.phase.value})")
-
-    def _need_not_finished(self) -> None:
-        if self._t.finished:
-            raise TournamentError("the tournament is over")
-
-    def _need_in(self, player_id: str) -> None:
-        if not isinstance(player_id, str):
-            raise TournamentError(f"no player {player_id!r} is registered")
-        e = self._t._entrant(player_id)
-        if e.out:
-            raise TournamentError(f"{self._t.who(player_id)} is out of the tournament (place {e.place})")
-
-    def _need_chips_left(self, player_id: str, delta: int) -> None:
-        stack = self._t.stack_of(player_id)
-        if stack + delta < 1:
-            raise TournamentError(
-                f"{self._t.who(player_id)} has {stack} chips: a change of {delta} would leave "
-                "none; remove the player instead"
-            )
 
     def _record(
         self, now: float, action: str, reason: str, summary: str,
@@ -659,66 +585,16 @@ class Director:
         players: tuple[str, ...], apply: Callable[[], Events],
     ) -> Events:
         t = self._t
-        if any(t._busy_player(p) or t._pending_for(p) for p in players):
-            t._defer(players, apply)
+        if any(t.in_a_hand(p) or t.pending_for(p) for p in players):
+            t.defer(players, apply)
             summary += " after the current hand"
             return [self._record(now, action, reason, summary, players, pending=True)]
         record = self._record(now, action, reason, summary, players)
-        return [record, *apply(), *t._settle(now)]
+        return [record, *apply(), *t.settle(now)]
 
     def _not_applied(self, now: float, player_id: str, what: str) -> Announcement:
-        e = self._t._entrants[player_id]
+        e = self._t.entrant(player_id)
         text = f"The director's {what} for {e.name} was not applied: it no longer fits their chips or seat"
         if e.out:
             text = f"The director's {what} for {e.name} was not applied: eliminated first (place {e.place})"
         return Announcement(at=now, text=text, to=(player_id,))
-
-
-def _versioned(version: int, text: str) -> str:
-    """A rule change as announced: "Rules v4: action clock 30 s from the next hand"."""
-    return f"Rules v{version}: {text}"
-
-
-def option_words(name: str, value: object) -> str:
-    """One option in words, as players read it: "action clock 30 s", "levels of 15 min"."""
-    def num(x: Any) -> str:
-        """30.0 reads "30", 7.5 "7.5", a million minutes "1000000" (not "1e+06")."""
-        return str(int(x)) if x == int(x) else str(x)
-
-    if name == "ruleset":
-        return f"ruleset {value}"  # a Ruleset is a StrEnum: its text is its value
-    if name == "level_minutes":
-        return f"levels of {num(value)} min"
-    if name == "hands_per_level":
-        return f"levels of {value} hands per table"
-    if name == "big_blind_ante":
-        return "big-blind ante on" if value else "big-blind ante off"
-    if name == "max_entries":
-        return "no re-entry" if value == 1 else f"up to {value} entries per player (re-entry)"
-    if name == "tv_table":
-        return "no TV table" if value is None else (
-            f"TV table {value} (its spectators see every hand's hole cards once the hand is over)")
-    if name == "tv_delay":
-        return "the TV table's cards as each hand ends" if not value else (
-            f"the TV table's cards {num(value)} s after each hand ends")
-    if name == "reentry_until":
-        return "re-entry while late registration is open" if value is None else f"re-entry through level {value}"
-    words = {"action_clock": "action clock", "time_bank": "time bank", "reconnect_grace": "reconnect grace"}
-    return f"{words[name]} {num(value)} s"
-
-
-def deadline_summary(now: float, deadline: float | None) -> str:
-    """The announcement of a new deadline, in words: "The deadline is now in 2 h 17 min".
-
-    The core's clock is not a wall clock, so it says how far away the deadline is; each
-    client shows the deadline itself in its own local time, from the lobby's ``deadline``.
-    """
-    if deadline is None:
-        return "No deadline"
-    left = max(0, round((deadline - now) / 60))
-    hours, minutes = divmod(left, 60)
-    if hours and minutes:
-        return f"The deadline is now in {hours} h {minutes:02d} min"
-    if hours:
-        return f"The deadline is now in {hours} h"
-    return f"The deadline is now in {minutes} min"

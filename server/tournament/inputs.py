@@ -173,8 +173,7 @@ def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, 
         raise TournamentError(f"a {kind} input needs a table")
     if kind == "begin_hand":
         _need(p, "a deal", "now", "deck")
-        t.begin_hand(table_id, p["now"], deck=p["deck"])
-        return []
+        return t.begin_hand(table_id, p["now"], deck=p["deck"])[1]
     if kind == "act":
         apply_act(t, table_id, p)
         return []

@@ -24,6 +24,10 @@ never one where they would skip the big blind. ``arrival_seat`` draws among the 
 where they are dealt in at once (not on the button, not in the small blind, of their first
 hand there); if there is none, any empty seat, and the table deals them in once the button
 has passed them (``poker.table``). So a moved player never lands on the button at once.
+
+``Seating`` holds who sits where and applies that rule: the tables in play, the players on
+their way to a table in a hand, the tables broken, and the moves themselves. The
+``Tournament`` owns one and asks it; the director's moves go through it too.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ from typing import NamedTuple, TypeVar
 import attrs
 
 from poker.cards import RandomSource
+from poker.table import Table
+
+from .errors import TournamentError
+from .events import FinalTable, MoveReason, PlayerMoved, PlayerSeated, TableBroken, TournamentEvent
 
 T = TypeVar("T")
 
@@ -142,3 +150,226 @@ def initial_seating(
         seats = shuffle(range(1, seats_per_table + 1), rng)[: len(group)]
         tables[t + 1] = dict(sorted(zip(seats, group, strict=True)))
     return tables
+
+
+# -- who sits where ---------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Location:
+    table_id: int
+    seat: int
+    on_the_way: bool  # on the way to this table: sits when its hand ends
+
+
+@attrs.define(kw_only=True)
+class Arrival:
+    """A player moved to a table that was in a hand: the seat is theirs, they sit at its end."""
+
+    player_id: str
+    seat: int
+    stack: int
+
+
+class Seating:
+    """The tables in play and who sits at each, seated or on the way; moves, breaks and
+    balancing by the rule above. ``rng`` draws the seats of moved players and the order a
+    breaking table's players leave in; ``who`` names a player in errors."""
+
+    def __init__(self, rng: RandomSource, who: Callable[[str], str]) -> None:
+        self.rng = rng
+        self.who = who
+        self.tables: dict[int, Table] = {}
+        self.broken: list[int] = []  # table ids, in the order they broke
+        self.incoming: dict[int, list[Arrival]] = {}  # table id -> players on the way to it
+        self.final_table_announced = False
+
+    # -- queries ------------------------------------------------------------------------
+
+    def no_table(self, table_id: int) -> str:
+        """Why there is no table ``table_id``, in words."""
+        if table_id in self.broken:
+            return f"table {table_id} has broken"
+        return f"there is no table {table_id} (tables: {', '.join(map(str, sorted(self.tables))) or 'none'})"
+
+    def arrivals(self, table_id: int) -> list[tuple[str, int]]:
+        return [(a.player_id, a.seat) for a in self.incoming.get(table_id, [])]
+
+    def location(self, player_id: str) -> Location | None:
+        for tid, table in self.tables.items():
+            seat = table.seat_of(player_id)
+            if seat is not None:
+                return Location(table_id=tid, seat=seat, on_the_way=False)
+        for tid, arrivals in self.incoming.items():
+            for a in arrivals:
+                if a.player_id == player_id:
+                    return Location(table_id=tid, seat=a.seat, on_the_way=True)
+        return None
+
+    def stacks(self) -> dict[str, int]:
+        stacks = {p.player_id: p.stack for t in self.tables.values() for p in t.seats.values()}
+        for arrivals in self.incoming.values():
+            for a in arrivals:
+                stacks[a.player_id] = a.stack
+        return stacks
+
+    def chips_on_the_way(self) -> int:
+        total = 0
+        for arrivals in self.incoming.values():
+            for a in arrivals:
+                total += a.stack
+        return total
+
+    def free_seats(self, table_id: int) -> list[int]:
+        """Empty seats not promised to a player on the way."""
+        empty = self.tables[table_id].empty_seats()
+        arrivals = self.incoming.get(table_id)
+        if not arrivals:
+            return empty
+        reserved = {a.seat for a in arrivals}
+        return [s for s in empty if s not in reserved]
+
+    def in_a_hand(self, player_id: str) -> bool:
+        """Whether the player sits at a table in a hand (their chips are in play there)."""
+        loc = self.location(player_id)
+        return loc is not None and not loc.on_the_way and self.tables[loc.table_id].hand is not None
+
+    def counts(self) -> list[int]:
+        """Each table's players, seated and on the way to it, in ``tables`` order: enough for
+        ``unsettled``, which is asked after every hand (``loads`` describes the tables more)."""
+        incoming = self.incoming
+        if not incoming:
+            return [len(t.seats) for t in self.tables.values()]
+        return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
+
+    def loads(self, exclude: int | None = None) -> list[TableLoad]:
+        return [
+            TableLoad(table_id=tid, players=players, idle=t.hand is None)
+            for (tid, t), players in zip(self.tables.items(), self.counts(), strict=True)
+            if tid != exclude
+        ]
+
+    def late_table(self) -> int:
+        """Where a late entry sits: the table with the fewest players and a free seat."""
+        counts = dict(zip(self.tables, self.counts(), strict=True))
+        return min((tid for tid in self.tables if self.free_seats(tid)), key=lambda tid: (counts[tid], tid))
+
+    # -- operations ---------------------------------------------------------------------
+
+    def take(self, player_id: str, at: Location | None = None) -> tuple[Location, int]:
+        """Take a player (not in a hand) off their seat or off the way; their location and stack.
+        ``at``: where they are, when the caller knows (saves looking at every table)."""
+        loc = self.location(player_id) if at is None else at
+        if loc is None:
+            raise TournamentError(f"{self.who(player_id)} has no seat")
+        if loc.on_the_way:
+            arrivals = self.incoming[loc.table_id]
+            arrival = next(a for a in arrivals if a.player_id == player_id)
+            arrivals.remove(arrival)
+            return loc, arrival.stack
+        table = self.tables[loc.table_id]
+        assert table.seats[loc.seat].player_id == player_id, (player_id, loc)
+        return loc, table.unsit(loc.seat).stack
+
+    def put(self, player_id: str, stack: int, table_id: int, seat: int | None) -> tuple[int, bool]:
+        """Seat a player at a table (now if it is between hands, else when its hand ends);
+        the seat, and whether they are on the way."""
+        table = self.tables[table_id]
+        if seat is None:
+            seat = arrival_seat(self.free_seats(table_id), table.would_wait, self.rng)
+        if table.hand is None:
+            table.sit(seat, player_id, stack, arriving=True)
+            return seat, False
+        self.incoming.setdefault(table_id, []).append(Arrival(player_id=player_id, seat=seat, stack=stack))
+        return seat, True
+
+    def move(
+        self, player_id: str, to_table: int, to_seat: int | None, reason: MoveReason,
+        *, at: Location | None = None,
+    ) -> PlayerMoved:
+        loc, stack = self.take(player_id, at)
+        seat, waiting = self.put(player_id, stack, to_table, to_seat)
+        return PlayerMoved(
+            player_id=player_id, from_table=loc.table_id, from_seat=loc.seat,
+            to_table=to_table, to_seat=seat, stack=stack, reason=reason, on_the_way=waiting,
+        )
+
+    def add_chips(self, player_id: str, delta: int) -> int:
+        """Change a player's stack (not in a hand); the new stack."""
+        loc = self.location(player_id)
+        if loc is None:
+            raise TournamentError(f"{self.who(player_id)} has no seat")
+        if loc.on_the_way:
+            arrival = next(a for a in self.incoming[loc.table_id] if a.player_id == player_id)
+            arrival.stack += delta
+            return arrival.stack
+        seated = self.tables[loc.table_id].seats[loc.seat]
+        seated.stack += delta
+        return seated.stack
+
+    def deliver(self, table_id: int) -> list[TournamentEvent]:
+        """Players who were on the way to this table take their seats."""
+        events: list[TournamentEvent] = []
+        table = self.tables.get(table_id)
+        for a in self.incoming.pop(table_id, []):
+            assert table is not None
+            table.sit(a.seat, a.player_id, a.stack, arriving=True)
+            events.append(PlayerSeated(player_id=a.player_id, table_id=table_id, seat=a.seat, stack=a.stack))
+        return events
+
+    def rebalance(self, seats: int) -> list[TournamentEvent]:
+        """Apply the rule's steps until it calls for nothing more now."""
+        events: list[TournamentEvent] = []
+        while unsettled(self.counts(), seats) and (step := next_step(self.loads(), seats)) is not None:
+            if isinstance(step, BreakTable):
+                events += self.break_table(step.table_id, seats)
+            else:
+                source = self.tables[step.from_table]
+                seat = source.next_big_blind()
+                at = Location(table_id=step.from_table, seat=seat, on_the_way=False)
+                player = source.seats[seat].player_id
+                events.append(self.move(player, step.to_table, None, MoveReason.BALANCE, at=at))
+        return events + self.announce_final_table()  # (once, when one table is left)
+
+    def break_table(self, table_id: int, seats: int) -> list[TournamentEvent]:
+        """Spread a table's players over the others, each to the table with the fewest; the
+        carry follows the first player moved (interpretation 5)."""
+        table = self.tables[table_id]
+        assert table.hand is None and not self.incoming.get(table_id)
+        order = shuffle(sorted(table.seats), self.rng)
+        players = [table.seats[s].player_id for s in order]
+        moves: list[TournamentEvent] = []
+        first: int | None = None
+        # The other tables' loads, kept up to date here: a move adds one to its target only.
+        loads = {load.table_id: load for load in self.loads(exclude=table_id)}
+        for seat, pid in zip(order, players, strict=True):
+            target = spread_target(list(loads.values()), seats)
+            if target is None:  # cannot happen: a table breaks only when the players fit
+                raise TournamentError(f"no seat for {self.who(pid)} when table {table_id} breaks")
+            at = Location(table_id=table_id, seat=seat, on_the_way=False)
+            moves.append(self.move(pid, target, None, MoveReason.BREAK, at=at))
+            old = loads[target]
+            loads[target] = TableLoad(table_id=target, players=old.players + 1, idle=old.idle)
+            first = target if first is None else first
+        carry, carry_to = table.carry, first
+        if carry:
+            if carry_to is None:  # nobody to follow: the lowest-numbered table's next hand
+                carry_to = min(t for t in self.tables if t != table_id)
+            self.tables[carry_to].carry += carry
+            table.carry = 0
+        del self.tables[table_id]
+        self.broken.append(table_id)
+        broken = TableBroken(
+            table_id=table_id, players=tuple(players), carry=carry,
+            carry_to=carry_to if carry else None, tables_left=len(self.tables),
+        )
+        return [broken, *moves]
+
+    def announce_final_table(self) -> list[TournamentEvent]:
+        if len(self.tables) != 1 or self.final_table_announced:
+            return []
+        self.final_table_announced = True
+        (tid, table), = self.tables.items()
+        players = tuple(p.player_id for _, p in sorted(table.seats.items()))
+        players += tuple(a.player_id for a in self.incoming.get(tid, []))
+        return [FinalTable(table_id=tid, players=players)]

@@ -106,7 +106,8 @@ def run_tournament(
         if len(hands) < len(t.tables):  # some table is between hands
             for tid in t.table_ids():
                 if tid not in hands and t.can_deal(tid, now):
-                    hands[tid] = t.begin_hand(tid, now)
+                    hands[tid], dealt = t.begin_hand(tid, now)
+                    events += dealt
         most_busy = max(most_busy, len(hands))
         if not hands:
             raise RuntimeError(f"the simulation stalled: no table can deal ({t.why_not_deal(t.table_ids()[0], now)})")

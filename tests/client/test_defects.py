@@ -120,7 +120,7 @@ async def test_3_a_replaced_connection_is_told_why_and_does_not_reconnect(
 
 
 def test_4_the_deadline_summary_is_no_raw_number() -> None:
-    from server.tournament.director import deadline_summary
+    from server.tournament.director_words import deadline_summary
 
     text = deadline_summary(now=1000.0, deadline=1000.0 + 2 * 3600 + 17 * 60)
     assert text == "The deadline is now in 2 h 17 min"

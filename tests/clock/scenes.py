@@ -145,7 +145,7 @@ def big_field(*, news: bool = True) -> Scene:
 
 def mid_hand(t: Tournament, table_id: int, now: float, actions: int) -> None:
     """A hand under way at ``table_id``: a raise, then calls and folds, ``actions`` of them."""
-    hand = t.begin_hand(table_id, now)
+    hand, _ = t.begin_hand(table_id, now)
     for i in range(actions):
         legal = hand.legal_actions()
         assert legal is not None

@@ -178,7 +178,7 @@ def test_standings_list_everyone_by_place_with_their_seat() -> None:
 
 def test_tables_show_stacks_bets_and_the_hand_number_mid_hand() -> None:
     t = started(4, schedule=SCHEDULE, seats_per_table=4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     rng = random.Random(3)
     for _ in range(3):
         legal = hand.legal_actions()
@@ -217,7 +217,7 @@ def test_no_state_ever_carries_a_card() -> None:
     while not t.finished and now < 5_000:
         for tid in t.table_ids():
             if tid not in hands and t.can_deal(tid, now):
-                hands[tid] = t.begin_hand(tid, now)
+                hands[tid], _ = t.begin_hand(tid, now)
         for tid in sorted(hands):
             hand = hands[tid]
             legal = hand.legal_actions()

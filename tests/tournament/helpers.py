@@ -81,7 +81,7 @@ def play_out(t: Tournament, table_id: int, hand: Hand, decide: Decide) -> None:
 def play_hand(
     t: Tournament, table_id: int, now: float, decide: Decide, deck: list[Card] | None = None
 ) -> tuple[Hand, list[TournamentEvent]]:
-    hand = t.begin_hand(table_id, now, deck=deck)
+    hand, _ = t.begin_hand(table_id, now, deck=deck)
     play_out(t, table_id, hand, decide)
     return hand, t.end_hand(table_id, now)
 
@@ -146,8 +146,9 @@ def fingerprint(t: Tournament) -> tuple[object, ...]:
         t.phase, repr(t.clock), t.settings, tuple(tables), tuple(t.broken_tables),
         t.hands_dealt, t.chips_issued, t.adjustment, t.deadline_passed, tuple(t.audit_log), t.result,
         rng_state, tuple(t.standings()), tuple((tid, tuple(t.arrivals(tid))) for tid in t.table_ids()),
-        tuple(op.players for op in t._deferred), tuple(sorted(t._hands_at.items())),
-        tuple(sorted(t._hand_settings.items())), tuple(sorted(t._hand_level.items())),
-        t._final_table_announced, tuple(t._outbox), t.level, t.blinds,
+        tuple(op.players for op in t.deferred),
+        tuple((tid, t.hands_dealt_at(tid), t.hand_settings(tid), t.hand_level(tid))
+              for tid in sorted(t.tables.keys() | set(t.broken_tables))),
+        t.seating.final_table_announced, t.level, t.blinds,
         t.rules_version, tuple(t.rule_changes), tuple(sorted(t.breaks_taken)), t.on_break,
     )

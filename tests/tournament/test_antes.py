@@ -17,7 +17,7 @@ from .helpers import started
 
 def test_no_ante_unless_the_director_turns_it_on() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     assert hand.ante == 0 and not any(isinstance(e, AntePosted) for e in hand.events)
     assert t.level_info(0.0).ante == 0
 
@@ -28,7 +28,7 @@ def test_the_rule_change_turns_on_an_ante_of_the_big_blind_from_the_next_hand() 
     record = next(e for e in events if isinstance(e, DirectorAction))
     assert record.summary == "Rules v2: big-blind ante on from the next hand"
     assert next(e for e in events if isinstance(e, RulesChanged)).changes == (("big_blind_ante", "True"),)
-    hand = t.begin_hand(1, 2.0)
+    hand, _ = t.begin_hand(1, 2.0)
     assert hand.ante == 200
     ante = next(e for e in hand.events if isinstance(e, AntePosted))
     assert ante.seat == hand.big_blind_seat and ante.amount == 200
@@ -79,4 +79,4 @@ def test_a_logged_ante_operation_replays_to_the_same_settings() -> None:
     for p in payloads:
         apply_director(replayed, p)
     assert replayed.settings == live.settings
-    assert replayed.begin_hand(1, 3.0).ante == 100
+    assert replayed.begin_hand(1, 3.0)[0].ante == 100

@@ -76,7 +76,7 @@ def test_balancing_with_real_busts(seats: int, players: int, seed: int, concurre
         assert choices, "nothing can happen: the tournament is stuck"
         tid = rng.choice(choices) if concurrent else (min(hands) if hands else choices[0])
         if tid not in hands:
-            hands[tid] = t.begin_hand(tid, now)
+            hands[tid], _ = t.begin_hand(tid, now)
         hand = hands[tid]
         if not hand.is_over:
             act_once(t, tid, hand, decide)
@@ -131,12 +131,12 @@ def test_of_two_largest_tables_the_highest_numbered_gives_its_player_due_the_big
 def test_a_moved_player_waits_for_the_next_hand_at_a_table_in_a_hand() -> None:
     t = started(12, seats_per_table=6)
     # Both tables in a hand; table 1 loses two players while table 2 is still playing.
-    h2 = t.begin_hand(2, 0.0)
+    h2, _ = t.begin_hand(2, 0.0)
     w, a, b = (player_at(t, 1, s) for s in sorted(t.table(1).seats)[:3])
     _, events = bust(t, 1, w, [a, b])
     assert not any(isinstance(e, PlayerMoved) for e in events)  # table 2 is in a hand: wait
     # Table 1 deals again with 4 players; table 2 ends its hand and must give a player.
-    h1 = t.begin_hand(1, 1.0)
+    h1, _ = t.begin_hand(1, 1.0)
     while not h2.is_over:
         act_once(t, 2, h2, shove([]))
     events = t.end_hand(2, 2.0)
@@ -154,7 +154,7 @@ def test_a_moved_player_waits_for_the_next_hand_at_a_table_in_a_hand() -> None:
     events = t.end_hand(1, 3.0)
     assert PlayerSeated(player_id=pid, table_id=1, seat=moved[0].to_seat, stack=moved[0].stack) in events
     assert not t.location(pid).on_the_way  # type: ignore[union-attr]
-    h1 = t.begin_hand(1, 4.0)
+    h1, _ = t.begin_hand(1, 4.0)
     assert moved[0].to_seat in h1.seats
     check_seating(t)
 
@@ -184,7 +184,7 @@ def test_a_broken_tables_carry_goes_to_the_next_hand_where_its_first_player_move
     # Odd blinds so a split leaves an odd chip: 5/10.
     t = started(6, seats_per_table=4, schedule=[(5, 10)])  # tables of 3 and 3
     seats = sorted(t.table(2).seats)
-    hand = t.begin_hand(2, 0.0, deck=_split_deck(t, 2))
+    hand, _ = t.begin_hand(2, 0.0, deck=_split_deck(t, 2))
     sb = hand.small_blind_seat
     others = [player_at(t, 2, s) for s in seats if s != sb]
     while not hand.is_over:
@@ -194,7 +194,7 @@ def test_a_broken_tables_carry_goes_to_the_next_hand_where_its_first_player_move
     assert t.table(2).carry == 1
     check_chips(t)
     # Table 1 is in a hand while two players at table 2 are removed: table 2 breaks.
-    h1 = t.begin_hand(1, 1.0)
+    h1, _ = t.begin_hand(1, 1.0)
     gone = [player_at(t, 2, s) for s in sorted(t.table(2).seats)[:2]]
     events = []
     for pid in gone:
@@ -208,7 +208,7 @@ def test_a_broken_tables_carry_goes_to_the_next_hand_where_its_first_player_move
     while not h1.is_over:
         act_once(t, 1, h1, shove([]))
     t.end_hand(1, 2.0)
-    assert t.begin_hand(1, 3.0).carried_in == 1
+    assert t.begin_hand(1, 3.0)[0].carried_in == 1
 
 
 def _split_deck(t, table_id):  # type: ignore[no-untyped-def]
@@ -239,7 +239,7 @@ def test_a_moved_player_never_skips_the_big_blind_at_the_new_table(seed: int) ->
     first_hand: dict[str, int] = {}  # moved player -> the table where their first hand is due
     checked = waited = 0
     while not t.finished:
-        hands = {tid: t.begin_hand(tid, 0.0) for tid in t.table_ids() if t.can_deal(tid, 0.0)}
+        hands = {tid: t.begin_hand(tid, 0.0)[0] for tid in t.table_ids() if t.can_deal(tid, 0.0)}
         assert hands
         for tid, hand in hands.items():
             table = t.table(tid)
@@ -290,7 +290,7 @@ def test_a_table_broken_by_a_bust_sends_its_carry_with_its_first_moved_player() 
     assert t.broken_tables == [4]
     check_chips(t)
     check_seating(t)
-    assert t.begin_hand(2, 2.0).carried_in == 3
+    assert t.begin_hand(2, 2.0)[0].carried_in == 3
 
 
 def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table() -> None:
@@ -299,7 +299,7 @@ def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table()
     # hands, so neither can give a player to balance, and the director removes everyone at
     # table 3: it breaks with no one to follow, and the chip goes to table 1's next hand.
     t = started(9, seats_per_table=3, schedule=[(5, 10)])
-    hand = t.begin_hand(3, 0.0, deck=_split_deck(t, 3))
+    hand, _ = t.begin_hand(3, 0.0, deck=_split_deck(t, 3))
     small = player_at(t, 3, hand.small_blind_seat)
 
     def decide(pid: str, legal: LegalActions) -> Action:
@@ -310,7 +310,7 @@ def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table()
     play_out(t, 3, hand, decide)
     t.end_hand(3, 0.0)
     assert t.table(3).carry == 1
-    h1, h2 = t.begin_hand(1, 1.0), t.begin_hand(2, 1.0)
+    (h1, _), (h2, _) = t.begin_hand(1, 1.0), t.begin_hand(2, 1.0)
     events = []
     for pid in [p.player_id for p in t.table(3).seats.values()]:
         events += Director(t).remove_player(1.0, pid, reason="test: the table empties")
@@ -322,7 +322,7 @@ def test_a_table_left_with_no_one_sends_its_carry_to_the_lowest_numbered_table()
     t.end_hand(2, 2.0)
     play_out(t, 1, h1, shove([]))
     t.end_hand(1, 2.0)
-    assert t.begin_hand(1, 3.0).carried_in == 1
+    assert t.begin_hand(1, 3.0)[0].carried_in == 1
 
 
 def test_the_final_table_is_announced_once_with_everyone_at_it() -> None:

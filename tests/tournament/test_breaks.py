@@ -42,7 +42,7 @@ def test_a_break_by_time_stops_play_and_resumes_by_itself_at_the_next_level() ->
     t = started(4, level_minutes=20)
     op(t, 60.0, op="set_break", after_level=2, minutes=10)
     assert t.tick(40 * MIN - 1) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
-    hand = t.begin_hand(1, 40 * MIN - 1)  # dealt just before level 2 runs out
+    hand, _ = t.begin_hand(1, 40 * MIN - 1)  # dealt just before level 2 runs out
     events = t.tick(40 * MIN)
     assert events == [
         LevelChanged(level=3, small_blind=200, big_blind=400),
@@ -129,7 +129,7 @@ def test_a_break_in_progress_can_be_shortened_or_lengthened() -> None:
 def test_a_break_that_begins_while_the_director_has_paused_the_clock_leaves_it_paused() -> None:
     t = started(2, hands_per_level=1)
     op(t, 1.0, op="set_break", after_level=1, minutes=5)
-    hand = t.begin_hand(1, 2.0)
+    hand, _ = t.begin_hand(1, 2.0)
     op(t, 3.0, op="pause")
     while not hand.is_over:
         legal = hand.legal_actions()

@@ -43,7 +43,7 @@ def test_past_the_schedule_the_blinds_double() -> None:
 
 def test_a_new_level_applies_from_the_next_hand_not_the_hand_in_progress() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 20 * MIN - 5)
+    hand, _ = t.begin_hand(1, 20 * MIN - 5)
     assert (hand.small_blind, hand.big_blind) == (100, 200)
     assert t.tick(20 * MIN) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
     assert (hand.small_blind, hand.big_blind) == (100, 200)
@@ -51,16 +51,17 @@ def test_a_new_level_applies_from_the_next_hand_not_the_hand_in_progress() -> No
         act_once(t, 1, hand, shove([]))
     t.end_hand(1, 20 * MIN + 1)
     assert t.hand_level(1) == 1
-    nxt = t.begin_hand(1, 20 * MIN + 2)
+    nxt, _ = t.begin_hand(1, 20 * MIN + 2)
     assert (nxt.small_blind, nxt.big_blind) == (150, 300) and t.hand_level(1) == 2
 
 
 def test_a_hand_dealt_after_the_level_ran_out_uses_the_new_level_before_any_tick() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 20 * MIN + 3)
+    hand, events = t.begin_hand(1, 20 * MIN + 3)
     assert (hand.small_blind, hand.big_blind) == (150, 300)
-    # the level change is still reported, by the next call that returns events
-    assert t.tick(20 * MIN + 4) == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+    # the deal reports the level change it applied, and nothing reports it twice
+    assert events == [LevelChanged(level=2, small_blind=150, big_blind=300)]
+    assert t.tick(20 * MIN + 4) == []
 
 
 def test_pause_stops_the_clock_and_the_dealing_and_resume_restarts_both() -> None:
@@ -126,9 +127,12 @@ def test_the_level_clock_at_its_ends() -> None:
     assert (clock.hands_in_level, clock.hands_left(3, 1), clock.in_level(20.0)) == (0, 3, 0.0)
     assert clock.remaining(80.0, 60.0) == 0.0  # ran out 60 s after the restart: nothing left
     assert clock.remaining(50.0, 60.0) == 30.0
-    assert clock.due(80.0, 60.0, last=10)
+    assert clock.reaches(80.0, 60.0, last=10, stops=frozenset({5}))  # level 5 ran out: its break
+    assert not clock.reaches(80.0, 60.0, last=10, stops=frozenset({6}))  # one level, not two
+    assert clock.reaches(140.0, 60.0, last=10, stops=frozenset({6}))  # two ran out: the second's break
+    assert clock.index == 4 and clock.in_level(140.0) == 120.0  # asking changed nothing
     clock.set_level(10, 100.0)  # the last level
-    assert not clock.due(1000.0, 60.0, last=10)
+    assert not clock.reaches(1000.0, 60.0, last=10, stops=frozenset({11}))
     assert clock.advance_by_time(1000.0, 60.0, last=10) == [] and clock.index == 10
     for _ in range(5):  # more hands than the level has: none left, not fewer than none
         clock.count_hand(hands_per_level=2, tables=1, last=10)
@@ -175,7 +179,7 @@ def test_voiding_needs_a_hand_in_progress() -> None:
     with pytest.raises(TournamentError) as info:
         t.void_hand(1, 1.0)
     assert str(info.value) == "table 1 has no hand in progress to void"
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     play_out_hand = shove([])
     while not hand.is_over:
         act_once(t, 1, hand, play_out_hand)

@@ -17,7 +17,7 @@ def test_a_void_hand_returns_every_bet_keeps_the_carry_and_the_button() -> None:
     table.carry = 3  # odd chips waiting from an earlier hand
     stacks = {s: p.stack for s, p in table.seats.items()}
     button_before = table.button
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     legal = hand.legal_actions()
     assert legal is not None and legal.min_raise_to is not None
     hand.act(legal.seat, Action(kind=ActionKind.RAISE, amount=legal.min_raise_to))
@@ -28,7 +28,7 @@ def test_a_void_hand_returns_every_bet_keeps_the_carry_and_the_button() -> None:
     assert {s: p.stack for s, p in table.seats.items()} == stacks
     assert table.carry == 3 and table.button == button_before
     assert t.total_chips() == t.chips_issued + 3  # the 3 put in the carry by this test
-    again = t.begin_hand(1, 3.0)
+    again, _ = t.begin_hand(1, 3.0)
     assert again.hand_no == hand.hand_no + 1, "hand numbers are never reused"
     assert again.button == hand.button, "the button deals the replayed hand again"
 

@@ -97,7 +97,7 @@ def test_a_chip_transfer_moves_chips_between_players() -> None:
 
 def test_a_correction_for_a_player_in_a_hand_applies_when_the_hand_ends() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     events = Director(t).correct_chips(1.0, "p01", 300, reason="miscount before the deal")
     assert audited(events, "correct_chips").pending and len(events) == 1
     assert hand.stack(t.location("p01").seat) <= 10000  # type: ignore[union-attr]
@@ -130,7 +130,7 @@ def test_setting_the_stack_of_a_player_in_a_hand_gives_exactly_that_stack_after_
     # The hand changes the stack before the setting applies: the player still ends with
     # exactly the number the director gave (a difference fixed at once would not).
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     events = Director(t).set_stack(1.0, "p01", 15_000, reason="count after the hand")
     assert audited(events, "set_stack").pending
     while not hand.is_over:
@@ -160,7 +160,7 @@ def test_removal_places_the_player_as_eliminated_then_and_their_chips_leave_play
 
 def test_removal_of_a_player_in_a_hand_waits_for_the_hand() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     victim = player_at(t, 1, hand.seats[0])
     events = Director(t).remove_player(1.0, victim, reason="disqualified")
     assert audited(events, "remove_player").pending
@@ -176,7 +176,7 @@ def test_removal_of_a_player_in_a_hand_waits_for_the_hand() -> None:
 
 def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     events = Director(t).change_rules(1.0, reason="players' vote", ruleset=Ruleset.STANDARD, action_clock=15.0)
     assert RulesChanged(changes=(("ruleset", "standard"), ("action_clock", "15.0")), version=2) in events
     record = audited(events, "change_rules")
@@ -186,20 +186,20 @@ def test_a_rule_change_takes_effect_from_the_next_hand() -> None:
     while not hand.is_over:
         act_once(t, 1, hand, shove([]))
     t.end_hand(1, 2.0)
-    nxt = t.begin_hand(1, 3.0)
+    nxt, _ = t.begin_hand(1, 3.0)
     assert nxt.ruleset is Ruleset.STANDARD and t.hand_settings(1).action_clock == 15.0
 
 
 def test_setting_the_level_changes_the_blinds_of_the_next_hand() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     events = Director(t).set_level(1.0, 4, reason="catch up")
     assert LevelChanged(level=4, small_blind=300, big_blind=600, by_director=True) in events
     assert hand.big_blind == 200
     while not hand.is_over:
         act_once(t, 1, hand, shove([]))
     t.end_hand(1, 2.0)
-    assert t.begin_hand(1, 3.0).big_blind == 600
+    assert t.begin_hand(1, 3.0)[0].big_blind == 600
     # the level restarts: 20 minutes from when it was set
     assert t.tick(20 * 60.0) == []
     assert [e.level for e in t.tick(21 * 60.0 + 1)] == [5]  # type: ignore[union-attr]
@@ -211,14 +211,14 @@ def test_a_new_schedule_applies_to_the_current_level_from_the_next_hand() -> Non
     t = started(4)
     events = Director(t).change_schedule(0.0, [(50, 100), (100, 200)], reason="slower start")
     assert LevelChanged(level=1, small_blind=50, big_blind=100, by_director=True) in events
-    assert t.begin_hand(1, 1.0).big_blind == 100
+    assert t.begin_hand(1, 1.0)[0].big_blind == 100
     with pytest.raises(TournamentError, match="small blind <= big blind"):
         Director(t).change_schedule(2.0, [(300, 200)], reason="typo")
 
 
 def test_moving_a_player_to_a_table_in_a_hand_seats_them_after_it() -> None:
     t = started(12, seats_per_table=7)
-    hand = t.begin_hand(2, 0.0)
+    hand, _ = t.begin_hand(2, 0.0)
     mover = player_at(t, 1, min(t.table(1).seats))
     events = Director(t).move_player(1.0, mover, 2, reason="sit with the right table number")
     (moved,) = [e for e in events if isinstance(e, PlayerMoved)]
@@ -235,7 +235,7 @@ def test_moving_a_player_to_a_table_in_a_hand_seats_them_after_it() -> None:
 
 def test_moving_a_player_in_a_hand_waits_for_the_hand() -> None:
     t = started(12, seats_per_table=7)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     mover = player_at(t, 1, hand.seats[0])
     seat = t.table(2).empty_seats()[0]
     events = Director(t).move_player(1.0, mover, 2, seat, reason="wrong seat")
@@ -268,7 +268,7 @@ def test_announcements_go_to_everyone_or_to_some() -> None:
 
 def test_moving_the_deadline_earlier_ends_the_tournament_after_the_hands_in_play() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     events = Director(t).set_deadline(10.0, 10.0, reason="the hall closes early")
     assert not t.finished and not t.can_deal(1, 10.0)
     while not hand.is_over:
@@ -287,8 +287,8 @@ def test_a_player_can_call_the_floor() -> None:
 
 def test_a_transfer_between_players_at_two_tables_in_hands_waits_for_both() -> None:
     t = started(12, seats_per_table=7)
-    h1 = t.begin_hand(1, 0.0)
-    h2 = t.begin_hand(2, 0.0)
+    h1, _ = t.begin_hand(1, 0.0)
+    h2, _ = t.begin_hand(2, 0.0)
     a = player_at(t, 1, h1.seats[0])
     b = player_at(t, 2, h2.seats[0])
     assert audited(Director(t).transfer_chips(1.0, a, b, 100, reason="wrong pot"), "transfer_chips").pending
@@ -309,14 +309,14 @@ def test_a_move_waiting_for_a_hand_is_not_applied_when_the_table_has_filled_mean
     """Found by the property test: the move waited for the player's hand, late entries
     took the last empty seat at the destination, and applying it crashed the hand's end."""
     t = started(6, seats_per_table=4)  # two tables of 3
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     mover = player_at(t, 1, hand.seats[0])
     d = Director(t)
     assert audited(d.move_player(1.0, mover, 2, reason="swap tables"), "move_player").pending
     d.late_registration(1.0, 1, reason="latecomers")
     t.register("late1", "Late One")  # to table 1 (after its hand)
     t.register("late2", "Late Two")  # the last empty seat at table 2
-    assert not t._free_seats(2)
+    assert not t.seating.free_seats(2)
     while not hand.is_over:
         act_once(t, 1, hand, shove([]))
     events = t.end_hand(1, 2.0)
@@ -332,7 +332,7 @@ def test_a_tables_hand_keeps_the_level_and_settings_it_was_dealt_with() -> None:
     assert (t.hands_dealt_at(1), t.hand_level(1), t.in_hand(1)) == (0, 1, False)
     assert t.hands_dealt_at(99) == 0  # no such table: none dealt there
     assert t.hand_settings(1) is t.settings  # before any hand: the tournament's
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     dealt_with = t.settings
     Director(t).set_level(1.0, 2, reason="speed up")
     Director(t).change_rules(1.0, action_clock=12.0, reason="faster")
@@ -345,7 +345,7 @@ def test_a_tables_hand_keeps_the_level_and_settings_it_was_dealt_with() -> None:
     assert t.in_hand(1), "over but not ended: still the table's hand"
     t.end_hand(1, 2.0)
     assert not t.in_hand(1)
-    nxt = t.begin_hand(1, 3.0)
+    nxt, _ = t.begin_hand(1, 3.0)
     assert (nxt.big_blind, t.hand_level(1), t.hands_dealt_at(1)) == (400, 2, 2)
     assert t.hand_settings(1).action_clock == 12.0
 
@@ -364,7 +364,7 @@ def test_set_stack_says_what_it_refuses_and_what_it_did_not_apply() -> None:
     Director(t).set_stack(0.0, "p01", most, reason="x")
     assert t.chips_in_play() == MAX_CHIPS
     check_chips(t)
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     (record,) = Director(t).set_stack(1.0, "p02", 5, reason="after the hand")
     assert record.pending and record.summary == "Chip count of P02 set to 5 after the current hand"
     while not hand.is_over:

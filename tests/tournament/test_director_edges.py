@@ -16,7 +16,7 @@ def small_blind_folds(correct: object) -> tuple[list[object], str, object]:
     """Three players at one table; ``correct(director, sb_player)`` is called during a hand
     the small blind folds (9,900 chips left), and the hand is ended."""
     t = started(3)
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     sb = player_at(t, 1, hand.small_blind_seat)
     record = correct(Director(t), sb)  # type: ignore[operator]
     assert record[0].pending
@@ -78,7 +78,7 @@ def test_transfers_and_corrections_refuse_what_cannot_be() -> None:
 
 
 def test_a_deadline_just_inside_the_grace_is_now_and_just_outside_it_is_refused() -> None:
-    from server.tournament.director import DEADLINE_GRACE
+    from server.tournament.director_limits import DEADLINE_GRACE
 
     t = started(3)
     d = Director(t)
@@ -96,7 +96,7 @@ def test_a_passed_deadline_is_put_back_while_the_last_hands_are_played() -> None
     from server.tournament import RulesChanged
 
     t = started(3)
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     d = Director(t)
     d.set_deadline(2.0, 2.0, reason="closing")
     assert t.deadline_passed and t.why_not_deal(1, 3.0) is not None
@@ -130,7 +130,7 @@ def test_why_a_table_may_not_deal_in_words() -> None:
     assert t.why_not_deal(1, 1.0) == "the tournament clock is paused: no new hand starts until it resumes"
     d.resume(2.0, reason="x")
     assert t.why_not_deal(7, 2.0) == "there is no table 7 (tables: 1, 2)"
-    hand = t.begin_hand(1, 2.5)
+    hand, _ = t.begin_hand(1, 2.5)
     assert t.why_not_deal(1, 2.5) == f"table 1 is in a hand (#{hand.hand_no})"
     d.set_deadline(3.0, 3.0, reason="x")  # the hand at table 1 is the last
     assert t.why_not_deal(2, 3.0) == "the deadline has passed: no new hand starts"
@@ -148,7 +148,7 @@ def test_a_table_deals_with_two_players_with_chips_even_one_chip() -> None:
 def test_a_table_waits_for_an_operation_on_its_player_held_by_a_hand_elsewhere() -> None:
     t = started(6, seats_per_table=4)  # two tables of three
     a, b = player_at(t, 1, sorted(t.table(1).seats)[0]), player_at(t, 2, sorted(t.table(2).seats)[0])
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     Director(t).correct_chips(1.5, a, 100, reason="found under the table")  # a's own: no wait at table 2
     assert t.why_not_deal(2, 1.5) is None
     Director(t).transfer_chips(2.0, a, b, 100, reason="a side bet settled")  # waits for a's hand
@@ -161,8 +161,8 @@ def test_a_table_waits_for_an_operation_on_its_player_held_by_a_hand_elsewhere()
 def test_chips_in_play_count_every_table_whatever_its_hand_is_doing() -> None:
     t = started(6, seats_per_table=4)  # two tables of three: 60,000 chips
     assert t.chips_in_play() == 60_000
-    h1 = t.begin_hand(1, 1.0)
-    h2 = t.begin_hand(2, 1.0)
+    h1, _ = t.begin_hand(1, 1.0)
+    h2, _ = t.begin_hand(2, 1.0)
     assert t.chips_in_play() == 60_000  # both in progress
     play_out(t, 2, h2, shove([]))
     assert h2.is_over and t.in_hand(2)
@@ -205,7 +205,7 @@ def test_a_player_on_the_way_to_a_table_can_be_corrected_and_moved() -> None:
     assert (corrected.player_id, corrected.stack) == (p, before + 100) and t.stack_of(p) == before + 100
     assert (p, loc.seat) in t.arrivals(loc.table_id)
     other = 2 if loc.table_id != 2 else 1
-    free = sorted(t._free_seats(other))[0]
+    free = sorted(t.seating.free_seats(other))[0]
     events = Director(t).move_player(4.0, p, other, free, reason="to the other table")
     (moved,) = [e for e in events if isinstance(e, PlayerMoved) and e.player_id == p]
     assert (moved.from_table, moved.from_seat, moved.to_table, moved.to_seat, moved.stack) == (

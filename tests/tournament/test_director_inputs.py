@@ -224,7 +224,7 @@ def test_a_tournament_whose_chips_would_pass_the_limit_does_not_start() -> None:
 
 def test_a_refused_operation_on_a_player_in_a_hand_changes_nothing() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     refused(t, {"op": "adjust_chips", "player_id": "p01", "delta": -(10**6)}, "remove the player")
     refused(t, {"op": "move_player", "player_id": "p01", "table": 1, "seat": 99}, "seat 99")
     assert not hand.is_over
@@ -236,7 +236,7 @@ def test_a_logged_action_is_applied_exactly_or_refused_saying_why() -> None:
     t = started(3)
     with pytest.raises(TournamentError, match="^table 1 has no hand in progress for this action$"):
         apply_input(t, "act", 1, {"seat": 1, "kind": "call", "amount": None, "automatic": False})
-    hand = t.begin_hand(1, 0.0)
+    hand, _ = t.begin_hand(1, 0.0)
     seat = hand.to_act
     with pytest.raises(TournamentError, match="^an action has no kind, automatic$"):
         apply_input(t, "act", 1, {"seat": seat, "amount": None})

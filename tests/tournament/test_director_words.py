@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from server.tournament import Announcement, Director, TournamentError
-from server.tournament.director import MAX_ANNOUNCEMENT, deadline_summary
+from server.tournament.director_limits import MAX_ANNOUNCEMENT
+from server.tournament.director_words import deadline_summary
 
 from .helpers import play_out, player_at, shove, stacked_deck, started
 
@@ -68,7 +69,7 @@ def test_announcements_in_words_and_bounds() -> None:
 def test_a_removal_waiting_for_a_hand_the_player_busts_in_is_not_applied() -> None:
     t = started(3)
     a, b = (player_at(t, 1, s) for s in sorted(t.table(1).seats)[:2])
-    hand = t.begin_hand(1, 1.0, deck=stacked_deck(t, 1, {a: "2c7d", b: "AsAh"}, "Ks Qh 6c 5s Jd"))
+    hand, _ = t.begin_hand(1, 1.0, deck=stacked_deck(t, 1, {a: "2c7d", b: "AsAh"}, "Ks Qh 6c 5s Jd"))
     (record,) = Director(t).remove_player(2.0, a, reason="collusion")
     assert record.pending and record.summary == f"{t.name_of(a)} is removed from the tournament after the current hand"
     play_out(t, 1, hand, shove([a, b]))
@@ -88,7 +89,7 @@ def test_the_deadline_in_words() -> None:
 
 
 def test_the_directors_common_refusals_word_for_word() -> None:
-    from server.tournament.director import MAX_REASON
+    from server.tournament.director_limits import MAX_REASON
 
     t = started(3)
     d = Director(t)
@@ -104,7 +105,7 @@ def test_the_directors_common_refusals_word_for_word() -> None:
         "P01 (player p01) has 10000 chips: a change of -10000 would leave none; remove the player instead")
     d.correct_chips(1.0, "p01", -9_999, reason="down to one chip")  # one chip left is allowed
     assert refused(t.end_hand, 1, 2.0) == "table 1 has no hand to end"
-    hand = t.begin_hand(1, 2.0)
+    hand, _ = t.begin_hand(1, 2.0)
     assert refused(t.end_hand, 1, 2.0) == f"hand #{hand.hand_no} at table 1 is still being played"
 
 

@@ -14,7 +14,7 @@ from tests.tournament.helpers import started
 
 def test_calls_wait_in_a_queue_with_the_hand_being_played() -> None:
     t = started(4)
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     (first,) = t.call_floor(2.0, "p03", "he acted out of turn")
     (second,) = t.call_floor(3.0, "p01", "my cards were flashed")
     assert isinstance(first, FloorCalled) and isinstance(second, FloorCalled)

@@ -17,7 +17,7 @@ def moved_during_a_hand(seat: int | None, mover_wins: bool) -> tuple[list[object
     t = started(6, seats_per_table=5)
     mover, other = (player_at(t, 1, s) for s in sorted(t.table(1).seats)[:2])
     holes = {mover: "AsAh", other: "2c7d"} if mover_wins else {mover: "2c7d", other: "AsAh"}
-    hand = t.begin_hand(1, 1.0, deck=stacked_deck(t, 1, holes, "Ks Qh 6c 5s Jd"))
+    hand, _ = t.begin_hand(1, 1.0, deck=stacked_deck(t, 1, holes, "Ks Qh 6c 5s Jd"))
     (record,) = Director(t).move_player(2.0, mover, 2, seat, reason="balance by hand")
     assert record.pending
     where = "table 2" + (f" seat {seat}" if seat is not None else "")
@@ -29,7 +29,7 @@ def moved_during_a_hand(seat: int | None, mover_wins: bool) -> tuple[list[object
 
 
 def test_a_move_during_a_hand_takes_the_seat_asked_for_when_the_hand_ends() -> None:
-    free = sorted(started(6, seats_per_table=5)._free_seats(2))
+    free = sorted(started(6, seats_per_table=5).seating.free_seats(2))
     assert len(free) == 2  # each of them, so a seat drawn at random cannot pass for the one asked
     for seat in free:
         events, mover, t = moved_during_a_hand(seat, mover_wins=True)
@@ -41,7 +41,7 @@ def test_a_move_during_a_hand_takes_the_seat_asked_for_when_the_hand_ends() -> N
 
 def test_a_move_is_not_applied_to_a_player_who_busts_in_that_hand() -> None:
     t0 = started(6, seats_per_table=5)
-    seat = sorted(t0._free_seats(2))[0]
+    seat = sorted(t0.seating.free_seats(2))[0]
     events, mover, t = moved_during_a_hand(seat, mover_wins=False)
     (note,) = [e for e in events if isinstance(e, Announcement)]
     name = t.name_of(mover)  # type: ignore[attr-defined]
@@ -57,11 +57,11 @@ def test_a_move_is_not_applied_when_its_table_broke_during_the_hand() -> None:
     # moved there: table 2 breaks, and the move waiting at table 1 has nowhere to go.
     t = started(6, seats_per_table=4)
     mover = player_at(t, 1, sorted(t.table(1).seats)[0])
-    hand = t.begin_hand(1, 1.0)
+    hand, _ = t.begin_hand(1, 1.0)
     Director(t).move_player(2.0, mover, 2, reason="swap")
     winner, *losers = (player_at(t, 2, s) for s in sorted(t.table(2).seats))
     deck = stacked_deck(t, 2, {winner: "AsAh", losers[0]: "2c7d", losers[1]: "3c8d"}, "Ks Qh 6c 5s Jd")
-    h2 = t.begin_hand(2, 2.0, deck=deck)
+    h2, _ = t.begin_hand(2, 2.0, deck=deck)
     play_out(t, 2, h2, shove([winner, *losers]))
     t.end_hand(2, 3.0)
     assert 2 not in t.table_ids()
@@ -86,7 +86,7 @@ def test_move_player_refuses_with_what_to_do() -> None:
     assert refused(1, None) == f"{t.name_of(p)} (player {p}) is already at table 1: name a seat to change seats"
     assert refused(2, 5) == "seat 5 does not exist (seats 1 to 4)"
     assert refused(2, 0) == "seat 0 does not exist (seats 1 to 4)"
-    last_free = max(t._free_seats(1))
+    last_free = max(t.seating.free_seats(1))
     d.move_player(1.0, p, 1, last_free, reason="a seat by the window")  # a seat up to the last exists
     assert t.location(p).seat == last_free  # type: ignore[union-attr]
     full = started(8, seats_per_table=4)  # two full tables

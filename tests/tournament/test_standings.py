@@ -81,7 +81,7 @@ def test_busts_at_two_tables_are_placed_in_the_order_their_hands_end() -> None:
     t = started(12, seats_per_table=6)
     a = [player_at(t, 1, s) for s in sorted(t.table(1).seats)]
     b = [player_at(t, 2, s) for s in sorted(t.table(2).seats)]
-    h1 = t.begin_hand(1, 0.0, deck=stacked_deck(t, 1, {a[0]: "AsAh", a[1]: "2c7d"}, "Ks Qh 6c 5s Jd"))
+    h1, _ = t.begin_hand(1, 0.0, deck=stacked_deck(t, 1, {a[0]: "AsAh", a[1]: "2c7d"}, "Ks Qh 6c 5s Jd"))
     _, ev2 = bust(t, 2, b[0], [b[1]])
     while not h1.is_over:
         act_once(t, 1, h1, shove(a[:2]))
@@ -120,7 +120,7 @@ def test_at_the_deadline_equal_stacks_share_a_place_and_there_is_no_single_winne
 
 def test_at_the_deadline_the_hand_in_progress_finishes_and_no_hand_starts() -> None:
     t = started(12, seats_per_table=6, deadline=100.0)
-    hand = t.begin_hand(1, 90.0)
+    hand, _ = t.begin_hand(1, 90.0)
     events = t.tick(100.0)
     assert events == [DeadlinePassed(at=100.0, tables_in_hand=(1,))]
     assert not t.finished
@@ -137,7 +137,7 @@ def test_at_the_deadline_the_hand_in_progress_finishes_and_no_hand_starts() -> N
 def _split_with_odd_chip(t):  # type: ignore[no-untyped-def]
     """Blinds 5/10: the small blind folds, the other two split a royal flush on the board:
     20005 chips in two shares of 10002 leave one chip for the next hand."""
-    hand = t.begin_hand(1, 0.0, deck=stacked_deck(t, 1, {}, "As Ks Qs Js Ts"))
+    hand, _ = t.begin_hand(1, 0.0, deck=stacked_deck(t, 1, {}, "As Ks Qs Js Ts"))
     others = [player_at(t, 1, s) for s in hand.seats if s != hand.small_blind_seat]
     while not hand.is_over:
         act_once(t, 1, hand, shove(others))

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from server.tournament import TournamentError
-from server.tournament.director import MAX_TITLE, Director
+from server.tournament.director import Director
+from server.tournament.director_limits import MAX_TITLE
 from server.tournament.events import DirectorAction, TrophyAwarded
 
 from .helpers import started

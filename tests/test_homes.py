@@ -14,8 +14,6 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import pytest
-
 from tests.test_layers import imports_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,12 +123,8 @@ def long_modules(src: Sources) -> list[str]:
 
 
 # -- the checks on the real tree ------------------------------------------------------------
-# ``TODO_24``: marked while issue 24's refactor is under way; strict, so a check that starts
-# passing fails until its mark is taken off.
-TODO_24 = pytest.mark.xfail(strict=True, reason="issue 24 in progress")
 
 
-@TODO_24
 def test_no_private_member_of_the_tournament_is_used_outside_it() -> None:
     assert private_reaches(sources()) == []
 
@@ -143,7 +137,6 @@ def test_the_tools_that_read_a_database_build_no_server() -> None:
     assert reaches_the_app(sources()) == []
 
 
-@TODO_24
 def test_no_server_module_is_over_600_lines() -> None:
     assert long_modules(sources()) == []
 

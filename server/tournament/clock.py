@@ -113,18 +113,18 @@ class LevelClock:
                 break
         return new
 
-    def reaches(self, now: float, level_seconds: float, last: int, stops: frozenset[int]) -> bool:
-        """Whether ``advance_by_time(now, ...)`` would stop at an index in ``stops`` (the
-        levels that ran out by ``now`` lead to a break), changing nothing."""
+    def reaches(self, now: float, level_seconds: float, last: int, stops: frozenset[int]) -> int | None:
+        """The index in ``stops`` that ``advance_by_time(now, ...)`` would stop at (the
+        levels that ran out by ``now`` lead to a break), or None; changes nothing."""
         if not self.started:
-            return False
+            return None
         ran, began, index = self.elapsed(now), self.level_began, self.index
         while ran - began >= level_seconds and index < last:
             began += level_seconds
             index += 1
             if index in stops:
-                return True
-        return False
+                return index
+        return None
 
     def count_hand(self, hands_per_level: int, tables: int, last: int) -> list[int]:
         """A hand finished (levels by hands); the new level index if this one is over
@@ -242,12 +242,13 @@ def break_stops(t: Tournament) -> frozenset[int]:
     return frozenset(n for n, _ in t.settings.breaks if n not in t.breaks_taken)
 
 
-def break_due(t: Tournament, now: float) -> bool:
-    """The levels that ran out by ``now`` lead to a break that has not begun yet (a tick
-    or the next deal begins it): no hand may start in between."""
+def break_due(t: Tournament, now: float) -> int | None:
+    """The level (as people number it) after which the levels that ran out by ``now``
+    reach a break that has not begun yet (a tick begins it), or None: no hand may start
+    in between."""
     s = t.settings
     if not s.breaks or s.by_hands or t.on_break is not None or not t.clock.running:
-        return False
+        return None
     return t.clock.reaches(now, s.level_seconds, s.last_level, break_stops(t))
 
 

@@ -260,8 +260,8 @@ class Tournament:
         if self.on_break is not None:
             return (f"the tournament is on a break after level {self.on_break.after_level}: "
                     "no new hand starts until it ends")
-        if clock.break_due(self, now):
-            return f"level {self.level} is over and a break follows it: no new hand starts"
+        if (after := clock.break_due(self, now)) is not None:
+            return f"level {after} is over and a break follows it: no new hand starts"
         if not self.clock.running:
             return "the tournament clock is paused: no new hand starts until it resumes"
         if table_id not in self.tables:

@@ -286,3 +286,22 @@ def test_the_deadline_during_a_break_ends_the_night_and_the_break() -> None:
     events = t.tick(40 * MIN)  # the deadline comes before the break's end
     assert any(isinstance(e, TournamentFinished) for e in events)
     assert t.state == "finished" and t.on_break is None and t.break_left(41 * MIN) is None
+
+
+def test_a_deal_after_two_levels_ran_out_unticked_is_refused_when_a_break_follows_the_second() -> None:
+    """No tick for two levels (the loop was busy, say): the break after level 2 is due, so
+    the deal is refused, and a refused deal changes nothing (issue 24: no events are kept
+    back for a later call); the next tick takes both levels and begins the break."""
+    t = started(4, level_minutes=20)
+    op(t, 60.0, op="set_break", after_level=2, minutes=10)
+    before = fingerprint(t)
+    assert t.why_not_deal(1, 40 * MIN + 1) == "level 2 is over and a break follows it: no new hand starts"
+    with pytest.raises(TournamentError):
+        t.begin_hand(1, 40 * MIN + 1)
+    assert fingerprint(t) == before
+    assert t.tick(40 * MIN + 1) == [
+        LevelChanged(level=2, small_blind=150, big_blind=300),
+        LevelChanged(level=3, small_blind=200, big_blind=400),
+        BreakStarted(at=40 * MIN + 1, after_level=2, minutes=10, until=50 * MIN + 1, next_level=3,
+                     tables_in_hand=()),
+    ]

@@ -127,12 +127,12 @@ def test_the_level_clock_at_its_ends() -> None:
     assert (clock.hands_in_level, clock.hands_left(3, 1), clock.in_level(20.0)) == (0, 3, 0.0)
     assert clock.remaining(80.0, 60.0) == 0.0  # ran out 60 s after the restart: nothing left
     assert clock.remaining(50.0, 60.0) == 30.0
-    assert clock.reaches(80.0, 60.0, last=10, stops=frozenset({5}))  # level 5 ran out: its break
-    assert not clock.reaches(80.0, 60.0, last=10, stops=frozenset({6}))  # one level, not two
-    assert clock.reaches(140.0, 60.0, last=10, stops=frozenset({6}))  # two ran out: the second's break
+    assert clock.reaches(80.0, 60.0, last=10, stops=frozenset({5})) == 5  # level 5 ran out: its break
+    assert clock.reaches(80.0, 60.0, last=10, stops=frozenset({6})) is None  # one level, not two
+    assert clock.reaches(140.0, 60.0, last=10, stops=frozenset({6})) == 6  # two ran out: the second's break
     assert clock.index == 4 and clock.in_level(140.0) == 120.0  # asking changed nothing
     clock.set_level(10, 100.0)  # the last level
-    assert not clock.reaches(1000.0, 60.0, last=10, stops=frozenset({11}))
+    assert clock.reaches(1000.0, 60.0, last=10, stops=frozenset({11})) is None
     assert clock.advance_by_time(1000.0, 60.0, last=10) == [] and clock.index == 10
     for _ in range(5):  # more hands than the level has: none left, not fewer than none
         clock.count_hand(hands_per_level=2, tables=1, last=10)

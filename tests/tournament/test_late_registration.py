@@ -19,18 +19,19 @@ def test_registration_after_the_start_needs_the_director() -> None:
 
 
 def test_a_late_entry_sits_at_the_shortest_table_with_the_starting_stack() -> None:
-    t = started(13, seats_per_table=7, starting_stack=5000)  # 7 + 6 players
+    t = started(14, seats_per_table=6, starting_stack=5000)  # 5 + 5 + 4: each has a free seat
     shortest = min(t.table_ids(), key=lambda tid: len(t.table(tid).seats))
+    assert sorted(len(t.table(tid).seats) for tid in t.table_ids()) == [4, 5, 5]
     before = t.total_chips()
     (record,) = Director(t).late_registration(1.0, 2, reason="two friends on their way")
     assert "until the end of level 2" in record.summary and "5,000" in record.summary
     assert t.registration_open()
     events = t.register("late", "Latecomer")
-    assert events[0] == PlayerRegistered(player_id="late", name="Latecomer", registered=14)
+    assert events[0] == PlayerRegistered(player_id="late", name="Latecomer", registered=15)
     seated = events[1]
     assert isinstance(seated, PlayerSeated) and seated.table_id == shortest and seated.stack == 5000
     assert t.stack_of("late") == 5000
-    assert t.chips_issued == 14 * 5000 and t.total_chips() == before + 5000
+    assert t.chips_issued == 15 * 5000 and t.total_chips() == before + 5000
     assert "late" in t.players_in()
 
 

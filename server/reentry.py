@@ -2,7 +2,7 @@
 
 The tournament decides who may enter again (``Tournament.why_no_reentry``: during late
 registration, up to the director's entries per player and level). The offer goes to the
-player the moment they are out (``fanout.tournament_events``); their client keeps it
+player the moment they are out (``news.plan_tournament_news``); their client keeps it
 until they answer or the offer closes (a refusal says why). The request (``seat_requests.reenter``) is a logged
 input (``reenter``, replayed by ``recovery.py``) applied before it is stored, like a
 registration; the player then sits down as a late entry. This module imports no fan-out,
@@ -10,8 +10,6 @@ so the fan-out can send the offer.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 import protocol.messages as m
 from server.house import House
@@ -25,14 +23,3 @@ def offer(h: House, player_id: str) -> m.ReentryOffer | None:
     s = t.settings
     return m.ReentryOffer(stack=s.starting_stack, entry=t.entries_of(player_id) + 1,
                           max_entries=s.max_entries, until_level=s.reentry_until)
-
-
-def send_offers(h: House, player_ids: Iterable[str]) -> None:
-    """The offer to each of these players who may re-enter and is connected (version 3)."""
-    for player_id in player_ids:
-        ps = h.players.get(player_id)
-        if ps is None or ps.client is None or ps.is_bot:
-            continue
-        msg = offer(h, player_id)
-        if msg is not None:
-            ps.client.send_nowait(msg)

@@ -83,7 +83,7 @@ class PlayerMoved:
 
 @attrs.frozen(kw_only=True)
 class TableBroken:
-    """A table broke; its players were spread over ``PlayerMoved`` events just before.
+    """A table broke; its players are spread over the ``PlayerMoved`` events right after it.
 
     ``carry``: chips carried from a split at this table; they go to the next hand at
     ``carry_to``, the table that received the first player moved (interpretation 5).

@@ -168,3 +168,18 @@ def test_rank_of_is_0_for_a_deuce_up_to_12_for_an_ace_whatever_the_suit() -> Non
     from poker.cards import rank_of
 
     assert [rank_of(c) for c in parse_cards("2c 2s 9h Td Kc Ah As")] == [0, 0, 7, 8, 11, 12, 12]
+
+
+def test_the_fast_shuffle_deals_what_randrange_deals_from_the_same_stream() -> None:
+    """``shuffled_deck`` draws bits itself for ``random.Random`` (issue 29): the deck must
+    be the one the plain ``randrange`` Fisher-Yates deals from the same state, and the RNG
+    must be left in the same state, or a stored night's seat draws would replay apart."""
+
+    class Plain(random.Random):
+        def randrange(self, *args: int) -> int:  # type: ignore[override]  # forces the plain path
+            return super().randrange(*args)
+
+    for seed in range(200):
+        fast, plain = random.Random(seed), Plain(seed)
+        assert shuffled_deck(fast) == shuffled_deck(plain), seed
+        assert fast.getstate() == plain.getstate(), seed

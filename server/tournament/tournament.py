@@ -9,8 +9,8 @@ seconds, any monotonic base) comes with every call that may depend on time, and 
 How the server drives it (one task per table, one coordinator; all calls synchronous, so
 each is atomic):
 
-- table task: ``while can_deal(t, now)``: ``hand = begin_hand(t, now)``, play it through the
-  engine, then ``end_hand(t, now)``. Tables play concurrently: table 2 may deal while
+- table task: ``while can_deal(t, now)``: ``hand, events = begin_hand(t, now)``, play it
+  through the engine, then ``end_hand(t, now)``. Tables play concurrently: table 2 may deal while
   table 1 is mid-hand.
 - coordinator: ``tick(now)`` about once a second (level changes, the deadline), and the
   director's operations through ``Director(tournament)`` (``director.py``).
@@ -18,7 +18,9 @@ each is atomic):
 Seats change only at tables between hands. ``end_hand`` is where a table becomes free, so
 that is where busts are placed, players waiting for this table sit down, deferred director
 operations apply, and balancing runs (``seating.py`` has the rule and how it waits for
-tables in a hand). The chip total is conserved at every moment: ``total_chips()`` counts
+tables in a hand). The tournament keeps its parts in their own homes and asks them: who
+entered and the places in ``field.py``, who sits where in ``seating.py``, the level clock,
+breaks and the deadline in ``clock.py``. The chip total is conserved at every moment: ``total_chips()`` counts
 stacks, hands in progress, carried odd chips, players on their way between tables and the
 director adjustment account, and always equals ``chips_issued``.
 """

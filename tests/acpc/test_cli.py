@@ -96,11 +96,12 @@ async def test_ctrl_c_stops_the_bridge_with_status_130_and_no_traceback(tmp_path
     """SIGINT in the middle of a hand, a program running for it: exit status 130 (the
     shell's for Ctrl-C), one line on stderr, and the hands' folder removed.
 
-    The program never answers (``hang``), so the hand waits on it for the action clock and
-    the tournament cannot end before the signal: a program that played could go all in
-    against the calling station and end the tournament first on a busy machine (seen in
-    CI: exit status 0, the bridge's place printed)."""
-    cfg = fast_config(2, seats=2, action_clock=10, time_bank=0, starting_stack=100_000)
+    The tournament must not end before the signal: ``fast_config``'s blinds rise every 2
+    hands, which ended it in about 22 hands on a busy machine before the program had been
+    seen in play (twice in CI: exit status 0, the bridge's place printed). The level stays
+    (``hands_per_level``) and the program never answers (``hang``): the hand waits on it."""
+    cfg = fast_config(2, seats=2, action_clock=10, time_bank=0, starting_stack=100_000,
+                      hands_per_level=100_000)
     with trio.fail_after(120):
         async with running(cfg, seed=3) as (_, port):
             proc, first = await start_cli(port, tmp_path, "--bot-cmd", player_cmd(tmp_path) + " --behaviour hang",

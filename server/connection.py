@@ -21,54 +21,76 @@ import trio
 log = logging.getLogger("hickory.conn")
 
 
-class Flusher:
-    """One task that writes what every connection queued in a loop step.
+class Flusher(trio.abc.Instrument):
+    """Writes what every connection queued, once per pass of the event loop, in no task.
 
     A table's broadcast used to wake one writer task per receiver, and the task switches
     (wake-up, scheduling, the send lock, the parking lots) cost several times the write
-    itself: about half the server's CPU per decision went to them. Now a connection with
-    idle writer asks the flusher instead, and the flusher writes each such connection's
-    queue in one non-blocking ``os.write`` (merged, as the writer would), all in one task
-    step. Only what the kernel does not take at once (a slow client) goes to that
-    connection's own writer, which sends it under the send timeout.
+    itself: about half the server's CPU per decision went to them. Then one flusher task
+    wrote every marked connection, which still woke a task per decision (issue 29: a third
+    of the tasks a decision woke). Now the flusher is a Trio instrument: just before the
+    loop waits for I/O, when every task that could run has run, it writes each marked
+    connection's queue in one non-blocking ``os.write`` (merged, as the writer would). So
+    a step's lines leave when the step ends, with no task woken. Only what the kernel does
+    not take at once (a slow client) goes to that connection's own writer, which sends it
+    under the send timeout; a lobby push that marks more than ``PER_STEP`` connections is
+    written over several passes, others running in between.
     """
 
-    PER_STEP = 256  # connections written per loop step (a lobby push marks them all)
+    PER_STEP = 256  # connections written per pass of the loop (a lobby push marks them all)
 
     def __init__(self) -> None:
         self._dirty: list[Connection] = []
-        self._wakeup = trio.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
         self.running = False
+        self.passes = 0  # loop passes that wrote something (tests)
 
     def mark(self, conn: Connection) -> None:
-        if not self._dirty:
-            self._wakeup.set()
         self._dirty.append(conn)
+
+    def before_io_wait(self, timeout: float) -> None:
+        """The loop is about to wait: write the marked connections. Never raises (an
+        instrument that raises is removed, and nothing would be written again)."""
+        dirty = self._dirty
+        if not dirty:
+            return
+        self.passes += 1
+        now, self._dirty = dirty[: self.PER_STEP], dirty[self.PER_STEP:]
+        woke = bool(self._dirty)  # the rest in the next pass, which must come at once
+        for conn in now:
+            try:
+                woke = conn._flush_now() or woke
+            except Exception:  # pragma: no cover (a bug: lose the connection, not the server)
+                log.exception("%r: writing its queue failed", conn)
+                conn.close("internal error while sending")
+                woke = True
+        if woke and self._token is not None:
+            # A task was made runnable (a writer, a closed connection's waiters) or more is
+            # marked, but the loop has already chosen how long to wait: cut the wait short.
+            self._token.run_sync_soon(_nothing)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Serve every connection made from now on in this Trio run, until cancelled."""
         FLUSHER.set(self)
+        self._token = trio.lowlevel.current_trio_token()
         self.running = True
-        dirty: list[Connection] = []
+        trio.lowlevel.add_instrument(self)
         try:
             task_status.started()
-            while True:
-                await self._wakeup.wait()
-                self._wakeup = trio.Event()
-                dirty, self._dirty = self._dirty, []
-                while dirty:
-                    for conn in dirty[: self.PER_STEP]:
-                        conn._flush_now()
-                    del dirty[: self.PER_STEP]
-                    if dirty:
-                        await trio.lowlevel.checkpoint()
+            await trio.sleep_forever()
         finally:
             self.running = False
+            trio.lowlevel.remove_instrument(self)
             if FLUSHER.get(None) is self:
                 FLUSHER.set(None)
-            for conn in dirty + self._dirty:  # their writers take over
+            dirty, self._dirty = self._dirty, []
+            for conn in dirty:  # their writers take over
                 conn._marked = False
                 conn._wakeup.set()
+
+
+def _nothing() -> None:
+    """Run soon, so the loop's wait for I/O ends at once."""
 
 
 FLUSHER: trio.lowlevel.RunVar[Flusher | None] = trio.lowlevel.RunVar("hickory_flusher")
@@ -126,34 +148,36 @@ class Connection:
         else:
             self._wakeup.set()
 
-    def _flush_now(self) -> None:
+    def _flush_now(self) -> bool:
         """The flusher's turn: write the queue at once if the kernel takes it, else leave
-        the rest to the writer. Never blocks."""
+        the rest to the writer. Never blocks; True when it woke a task (the writer, or the
+        waiters of a connection it found lost)."""
         self._marked = False
         if self.closed or not self._queue:
-            return
+            return False
         if self._send_lock.locked() or self._fd < 0:
             self._wakeup.set()
-            return
+            return True
         data = b"".join(self._queue)
         # Newlines, not queue entries: after a partial write the rest is one entry holding
         # many lines (counting entries made lines_sent fall behind, even below zero).
         lines = data.count(b"\n")
         sent = self._write_now(data)
         if sent is None:
-            return
+            return True
         self._queue.clear()
         if sent == len(data):
             self._queued_bytes = 0
             self.lines_sent += lines
             if self._written:
                 self._report_written()
-            return
+            return False
         rest = data[sent:]
         self._queue.append(rest)
         self._queued_bytes = len(rest)
         self.lines_sent += lines - rest.count(b"\n")
         self._wakeup.set()
+        return True
 
     def close(self, reason: str) -> None:
         """Mark closed and wake everything waiting on this connection. Idempotent."""

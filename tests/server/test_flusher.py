@@ -1,5 +1,5 @@
-"""The flusher: one task writes what every connection queued; a slow client's rest goes to
-its own writer, whole and in order.
+"""The flusher: what every connection queued is written when the loop's pass ends, by no
+task; a slow client's rest goes to its own writer, whole and in order.
 
 Real TCP on 127.0.0.1 with small socket buffers, so the kernel takes only part of a burst.
 """
@@ -98,6 +98,67 @@ async def test_a_broadcast_is_written_by_the_flusher_without_waking_each_writer(
                 trio.lowlevel.remove_instrument(watch)
             assert writer_steps == 0
             assert all(c.lines_sent == 2 for c in conns)
+            n.cancel_scope.cancel()
+
+
+async def test_a_step_s_lines_are_written_with_no_task_woken() -> None:
+    """Issue 29: a decision used to wake the flusher's task as well as the table's. Lines
+    queued in a step are written when the loop has run every runnable task, before it waits
+    for I/O: no other task steps between the sends and their arrival."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            await n.start(flusher.run)
+            conns, clients = [], []
+            for i in range(5):
+                server, client = await pair()
+                conns.append(Connection(server, conn_id=i))
+                clients.append(client)
+                n.start_soon(conns[-1].run_writer)
+            await trio.testing.wait_all_tasks_blocked()
+            me = trio.lowlevel.current_task()
+            others: list[str] = []
+
+            class CountOthers(trio.abc.Instrument):
+                def before_task_step(self, task: trio.lowlevel.Task) -> None:
+                    if task is not me:
+                        others.append(task.name)
+
+            watch = CountOthers()
+            trio.lowlevel.add_instrument(watch)
+            try:
+                passes = flusher.passes
+                for c in conns:
+                    c.send_nowait(b'{"type":"action"}\n')
+                for client in clients:
+                    assert await read_lines(client, 1) == [b'{"type":"action"}']
+            finally:
+                trio.lowlevel.remove_instrument(watch)
+            assert others == []
+            assert flusher.passes == passes + 1, "all five in one pass of the loop"
+            n.cancel_scope.cancel()
+
+
+async def test_more_marked_than_one_pass_writes_go_out_over_several_passes() -> None:
+    """A lobby push marks every connection: ``PER_STEP`` a pass, the loop not left waiting
+    with some still marked."""
+    with trio.fail_after(5):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            flusher.PER_STEP = 2
+            await n.start(flusher.run)
+            conns, clients = [], []
+            for i in range(5):
+                server, client = await pair()
+                conns.append(Connection(server, conn_id=i))
+                clients.append(client)
+            passes = flusher.passes
+            for c in conns:
+                c.send_nowait(b"lobby\n")
+            # The last first: nothing else wakes the loop between the passes.
+            for client in reversed(clients):
+                assert await read_lines(client, 1) == [b"lobby"]
+            assert flusher.passes - passes == 3
             n.cancel_scope.cancel()
 
 

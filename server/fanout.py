@@ -155,11 +155,16 @@ def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
 
 def send_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
     """Whose turn it is and their clocks, to everyone at the table (version 2 only): when
-    the turn starts, and again when the action clock has run out and the bank starts."""
+    the turn starts, and again when the action clock has run out and the bank starts.
+    Nothing is built when nobody there speaks version 2 (a table of version 1 bots: it
+    was a few per cent of the server's time per decision)."""
+    clients = [c for c in table_clients(h, table_id) if c.version >= 2]
+    if not clients:
+        return
     left, bank = turn.left_ms(trio.current_time())
     broadcast(h, m.Turn(table=table_id, hand_no=hand.hand_no, seat=turn.seat,
                         player_id=int(turn.player_id), deadline_ms=left, time_bank_ms=bank),
-              table_clients(h, table_id))
+              clients)
 
 
 def player_status(h: House, player_id: str, status: str) -> None:

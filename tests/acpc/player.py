@@ -9,7 +9,7 @@ specification (``tests/acpc/spec.py``) under the game it is told: a game file (t
 game from the Hickory side.
 
 Run as a program it is a standard ACPC bot: ``python -m tests.acpc.player GAME HOST PORT
-[--seed N] [--log FILE] [--behaviour hang|garbage|quit|stuck] [--delay S] [--once FILE]``; the log
+[--seed N] [--log FILE] [--behaviour hang|garbage|quit|stuck] [--delay S] [--once FILE] [--calls-only]``; the log
 is one JSON object per line with what it received and sent.
 """
 
@@ -125,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facing-bet", action="store_true",
                     help="misbehave (hang or quit) only at a decision that faces a bet, where the clock folds; "
                     "with --once, the first run to reach one")
+    ap.add_argument("--calls-only", action="store_true",
+                    help="always check or call: never all in, so a tournament cannot end in a hand or two")
     args = ap.parse_args(argv)
     if args.once is not None and not args.facing_bet:
         try:
@@ -137,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     time.sleep(args.delay)
     with open(args.game) as f:
         game = parse_game(f.read())
-    player = Player(random.Random(args.seed), lambda hand: game, garbage=1.0 if args.behaviour == "garbage" else 0.0)
+    player = Player(random.Random(args.seed), lambda hand: game, garbage=1.0 if args.behaviour == "garbage" else 0.0,
+                    calls_only=args.calls_only)
     sock = socket.create_connection((args.host, args.port), timeout=60)
     sock.sendall(b"VERSION:2.0.0\r\n")
     log = open(args.log, "a") if args.log else None  # noqa: SIM115

@@ -19,7 +19,7 @@ from tests.persistence.harness import ServerProcess
 from tests.server.rawclient import RawClient
 
 BIG = 2**53 - 1
-ROUNDS = 5
+ROUNDS = 3
 
 
 def edge_int(rng: random.Random) -> int:
@@ -92,8 +92,15 @@ async def hands_go_on(port: int) -> None:
     try:
         await s.recv_until(m.Hello)
         await s.send(m.Spectate(version=1))
-        while not isinstance(await s.recv(), m.HandStarted | m.TournamentFinished):
-            pass
+        seen: list[str] = []
+        while True:
+            try:
+                msg = await s.recv()
+            except EOFError as exc:  # say what came before (once seen in CI, not understood)
+                raise AssertionError(f"the server closed the spectator's connection after {seen[-20:]}") from exc
+            if isinstance(msg, m.HandStarted | m.TournamentFinished):
+                return
+            seen.append(type(msg).__name__ + (f" {msg.code}: {msg.message}" if isinstance(msg, m.Error) else ""))
     finally:
         await s.aclose()
 

@@ -96,7 +96,7 @@ async def hands_go_on(port: int) -> None:
         while True:
             try:
                 msg = await s.recv()
-            except EOFError as exc:  # say what came before (once seen in CI, not understood)
+            except EOFError as exc:  # say what came before (seen once under the full suite, not understood)
                 raise AssertionError(f"the server closed the spectator's connection after {seen[-20:]}") from exc
             if isinstance(msg, m.HandStarted | m.TournamentFinished):
                 return

@@ -14,7 +14,7 @@ import trio.testing
 
 from tests.seams.night import quiet_clock, run_night
 
-NIGHTS = 100
+NIGHTS = 60
 SHARDS = 10
 
 

@@ -19,7 +19,7 @@ from server.recovery import SetAside, replay_log
 from tests.seams.night import quiet_clock, run_night
 from tests.seams.replay import Entry, state
 
-NIGHTS = 40
+NIGHTS = 28
 SHARDS = 4
 PARTS = ("phase", "level", "hands dealt", "chips issued", "broken tables", "standings", "seat-draw stream",
          "tables", "players")

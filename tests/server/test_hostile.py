@@ -275,7 +275,12 @@ async def test_the_lobby_is_built_once_between_changes(autojump_clock: object, m
 
     monkeypatch.setattr(snapshots, "lobby_message", counting_lobby)
     async with running(config()) as (_, port):
-        await joined(port, ["one", "two"])
+        players = await joined(port, ["one", "two"])
+        for p in players:
+            # A join is done when its lobby has gone out: it counts as a change only then
+            # (after the welcome). Counting from the welcome counted the second join's
+            # change inside the loop whenever the server was slow (CI, under the suite).
+            await p.recv_until(m.Lobby)
         before, lobbies_before = len(built), len(lobbies)
         for i in range(20):
             c = await RawClient.connect(port)

@@ -27,6 +27,16 @@ async def pair(rcvbuf: int | None = None, sndbuf: int | None = None) -> tuple[tr
     return server, trio.SocketStream(client)
 
 
+async def connections(n: int) -> tuple[list[Connection], list[trio.SocketStream]]:
+    """``n`` server-side connections over real TCP, and the client end of each."""
+    conns, clients = [], []
+    for i in range(n):
+        server, client = await pair()
+        conns.append(Connection(server, conn_id=i))
+        clients.append(client)
+    return conns, clients
+
+
 async def read_lines(stream: trio.SocketStream, count: int) -> list[bytes]:
     buf = b""
     while buf.count(b"\n") < count:
@@ -64,17 +74,13 @@ async def test_a_burst_larger_than_the_socket_buffers_arrives_whole_and_in_order
 
 
 async def test_a_broadcast_is_written_by_the_flusher_without_waking_each_writer() -> None:
-    """The point of the flusher: lines queued in one step, written in the flusher's next
-    step, each connection's lines merged into one write, and no writer task ran."""
+    """The point of the flusher: lines queued in one step, written when the loop's pass
+    ends, each connection's lines merged into one write, and no writer task ran."""
     with trio.fail_after(10):
         async with trio.open_nursery() as n:
             flusher = Flusher()
             await n.start(flusher.run)
-            conns, clients = [], []
-            for i in range(20):
-                server, client = await pair()
-                conns.append(Connection(server, conn_id=i))
-                clients.append(client)
+            conns, clients = await connections(20)
             writer_steps = 0
 
             class CountWriter(trio.abc.Instrument):
@@ -109,12 +115,9 @@ async def test_a_step_s_lines_are_written_with_no_task_woken() -> None:
         async with trio.open_nursery() as n:
             flusher = Flusher()
             await n.start(flusher.run)
-            conns, clients = [], []
-            for i in range(5):
-                server, client = await pair()
-                conns.append(Connection(server, conn_id=i))
-                clients.append(client)
-                n.start_soon(conns[-1].run_writer)
+            conns, clients = await connections(5)
+            for c in conns:
+                n.start_soon(c.run_writer)
             await trio.testing.wait_all_tasks_blocked()
             me = trio.lowlevel.current_task()
             others: list[str] = []
@@ -147,11 +150,7 @@ async def test_more_marked_than_one_pass_writes_go_out_over_several_passes() -> 
             flusher = Flusher()
             flusher.PER_STEP = 2
             await n.start(flusher.run)
-            conns, clients = [], []
-            for i in range(5):
-                server, client = await pair()
-                conns.append(Connection(server, conn_id=i))
-                clients.append(client)
+            conns, clients = await connections(5)
             passes = flusher.passes
             for c in conns:
                 c.send_nowait(b"lobby\n")

@@ -237,7 +237,10 @@ class Hand:
         """Stacks + everything in the middle + carry: constant through a hand."""
         if self.result is not None:
             return sum(st for _, st in self.result.stacks) + self.result.carried_out
-        return sum(p.stack + p.committed for p in self._players) + self.carried_in + self.dead
+        total = self.carried_in + self.dead
+        for p in self._players:  # a loop, not a generator: the tournament checks after every hand
+            total += p.stack + p.committed
+        return total
 
     def min_raise_increment(self) -> int:
         if self.ruleset is Ruleset.HICKORY:

@@ -24,6 +24,7 @@ is silent; ``deal_plan``):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 import attrs
@@ -110,7 +111,8 @@ class Table:
         if self.button is None:
             button = dealt[0]
         else:
-            button = next((s for s in dealt if s > self.button), dealt[0])
+            i = bisect_right(dealt, self.button)  # the first dealt seat after the last button
+            button = dealt[i] if i < len(dealt) else dealt[0]
             if len(dealt) == 2 and self.last_big_blind is not None:
                 last = self.seat_of(self.last_big_blind)
                 if last is not None and last in dealt:  # going (or staying) heads-up: no big blind twice in a row
@@ -121,24 +123,33 @@ class Table:
         """Who the next hand is dealt to, and its button, small and big blind seats (the
         rules are in the module docstring). ``extra``: an empty seat to imagine an arriving
         player in. Needs two players with chips."""
-        # Plain loops, no dict of players with chips: the tournament asks this before every
-        # deal and for every empty seat a moved player might take.
+        seated, arriving = self._with_chips()
+        return self._plan(seated, arriving, extra)
+
+    def _with_chips(self) -> tuple[list[int], list[int]]:
+        """The seats with chips: those dealt in as usual, and the arrivals awaiting the big
+        blind. Plain loops: the tournament asks before every deal, and balancing for every
+        empty seat a moved player might take (``dealt_at_once`` splits the seats once)."""
         seated: list[int] = []
         arriving: list[int] = []
         for s, p in self.seats.items():
             if p.stack > 0:
                 (arriving if p.awaiting_blind else seated).append(s)
+        return seated, arriving
+
+    def _plan(self, seated: list[int], arriving: list[int], extra: int | None) -> tuple[list[int], int, int, int]:
+        """``deal_plan`` from the seats with chips (left unchanged, so one split serves
+        every imagined ``extra``)."""
         if extra is not None and extra not in seated and extra not in arriving:
-            arriving.append(extra)
+            arriving = [*arriving, extra]
         if len(seated) + len(arriving) < 2:
             raise TableError(f"table {self.table_id} needs two players with chips to deal")
         if not arriving:
-            seated.sort()
-            return seated, *self._positions(seated)
-        if len(seated) < 2:
-            every = sorted([*seated, *arriving])
-            return every, *self._positions(every)
+            dealt = sorted(seated)
+            return dealt, *self._positions(dealt)
         dealt = sorted([*seated, *arriving])
+        if len(seated) < 2:
+            return dealt, *self._positions(dealt)
         while True:  # arrivals who would skip the big blind wait; fewer arrivals, other positions
             button, small, big = self._positions(dealt)
             skipping = [s for s in (button, small) if s in arriving]
@@ -154,10 +165,17 @@ class Table:
     def would_wait(self, seat: int) -> bool:
         """Whether a player arriving in the empty ``seat`` now would have to wait for the
         button (balancing prefers the seats where they are dealt in at once)."""
-        if self.button is None or not any(p.stack > 0 for p in self.seats.values()):
-            return False
-        dealt, _, _, _ = self.deal_plan(extra=seat)
-        return seat not in dealt
+        return not self.dealt_at_once([seat])
+
+    def dealt_at_once(self, free: Sequence[int]) -> list[int]:
+        """The seats of ``free`` (empty ones) where an arriving player is dealt in at once:
+        every one before the first hand, or with nobody else holding chips."""
+        if self.button is None:
+            return list(free)
+        seated, arriving = self._with_chips()
+        if not seated and not arriving:
+            return list(free)
+        return [s for s in free if s in self._plan(seated, arriving, s)[0]]
 
     def next_button(self) -> int:
         """The button of the next hand."""
@@ -182,9 +200,11 @@ class Table:
             dealt = sorted(s for s, p in self.seats.items() if p.stack > 0)
             if len(dealt) < 2:
                 raise TableError(f"table {self.table_id} needs two players with chips to deal")
-        players = [(s, self.seats[s].stack) for s in dealt]
+        players: list[tuple[int, int]] = []
         for s in dealt:
-            self.seats[s].awaiting_blind = False
+            p = self.seats[s]
+            p.awaiting_blind = False
+            players.append((s, p.stack))
         self._button_before, self._last_big_blind_before = self.button, self.last_big_blind
         self.button = button
         self.hand = Hand(
@@ -218,13 +238,15 @@ class Table:
         hand = self.hand
         if hand is None or hand.result is None:
             raise TableError("no finished hand to apply")
-        for seat, stack in hand.result.stacks:
-            self.seats[seat].stack = stack
-        self.carry += hand.result.carried_out
-        starting = dict(hand.result.starting_stacks)
-        busted = [(s, p, starting.get(s, 0)) for s, p in sorted(self.seats.items()) if p.stack == 0]
-        for s, _, _ in busted:
-            del self.seats[s]
+        result, seats = hand.result, self.seats
+        for seat, stack in result.stacks:
+            seats[seat].stack = stack
+        self.carry += result.carried_out
+        busted: list[tuple[int, SeatedPlayer, int]] = []
+        out = [s for s, p in seats.items() if p.stack == 0]
+        if out:
+            starting = dict(result.starting_stacks)
+            busted = [(s, seats.pop(s), starting.get(s, 0)) for s in sorted(out)]
         self.hand = None
         self.last_hand_no = hand.hand_no
         return busted

@@ -197,10 +197,14 @@ def deadline_reached(t: Tournament, now: float) -> bool:
 
 def tick(t: Tournament, now: float) -> Events:
     """Time passed: the end of a break, level changes by the clock, and the deadline."""
-    events: Events = []
-    if t.phase is Phase.RUNNING and t.on_break is not None and now >= t.on_break.until:
-        events += end_break(t, now, early=False)
-    if t.phase is Phase.RUNNING and not t.deadline_passed:  # else nothing can pass
+    if t.phase is not Phase.RUNNING:
+        return []
+    brk = t.on_break
+    events = end_break(t, now, early=False) if brk is not None and now >= brk.until else []
+    s = t.settings
+    # With levels by hands and no deadline, nothing else moves with time alone (the
+    # simulation ticks every round: this is the common case).
+    if not t.deadline_passed and (s.hands_per_level is None or s.deadline is not None):
         events += advance(t, now)
     return events
 

@@ -11,6 +11,8 @@ import enum
 
 import attrs
 
+from poker.makers import maker
+
 from .standings import Standing
 
 
@@ -308,3 +310,12 @@ TournamentEvent = (
     | TrophyAwarded
     | TournamentFinished
 )
+
+
+# Positional constructors without the keyword parsing (``poker.makers``), for the records a
+# tournament builds by the hundred: a seat for every player at the start, a move for each
+# player of a broken table, an elimination for each bust.
+player_registered = maker(PlayerRegistered)
+player_seated = maker(PlayerSeated)
+player_moved = maker(PlayerMoved)
+player_eliminated = maker(PlayerEliminated)

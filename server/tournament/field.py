@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from .errors import TournamentError
-from .events import PlayerEliminated, TournamentEvent
-from .standings import Standing, place_busts, rank_by_chips
+from .events import PlayerEliminated, TournamentEvent, player_eliminated
+from .standings import Standing, place_busts, rank_by_chips, standing
 
 
 @attrs.define(kw_only=True)
@@ -102,13 +102,10 @@ class Field:
             e = self.entrants[pid]
             e.out, e.place, e.hand_no = True, place, hand_no
             self.left -= 1
-            events.append(
-                PlayerEliminated(
-                    player_id=pid, name=e.name, place=place, shared=counts[place] > 1,
-                    table_id=table_id, hand_no=hand_no, starting_stack=starts[pid],
-                    removed=False, players_left=remaining_after,
-                )
-            )
+            events.append(player_eliminated(  # player_id, name, place, shared, table_id,
+                pid, e.name, place, counts[place] > 1, table_id,  # hand_no, starting_stack,
+                hand_no, starts[pid], False, remaining_after,  # removed, players_left
+            ))
         return events
 
     def remove(self, player_id: str, table_id: int, stack: int) -> PlayerEliminated:
@@ -127,20 +124,15 @@ class Field:
         """Players still in by chips (equal chips share a place), then the eliminated,
         the last eliminated highest (interpretation 6)."""
         ins = [(e.player_id, stacks.get(e.player_id, 0)) for e in self.entrants.values() if not e.out]
-        out: list[Standing] = [
-            Standing(place=place, player_id=pid, name=self.entrants[pid].name, chips=chips,
-                     eliminated=False)
-            for place, pid, chips in rank_by_chips(ins)
-        ]
-        for s in out:
-            e = self.entrants[s.player_id]
-            if e.entries > 1:
-                out[out.index(s)] = attrs.evolve(s, entry=e.entries, entries=e.entries)
+        # standing(place, player_id, name, chips, eliminated, removed, hand_no, entry, entries)
+        entrants = self.entrants
+        out: list[Standing] = []
+        for place, pid, chips in rank_by_chips(ins):
+            e = entrants[pid]
+            out.append(standing(place, pid, e.name, chips, False, False, None, e.entries, e.entries))
         gone = [
-            Standing(place=e.place or 0, player_id=e.player_id, name=e.name, chips=0,
-                     eliminated=True, removed=e.removed, hand_no=e.hand_no,
-                     entry=e.entries, entries=e.entries)
-            for e in self.entrants.values() if e.out
+            standing(e.place or 0, e.player_id, e.name, 0, True, e.removed, e.hand_no, e.entries, e.entries)
+            for e in entrants.values() if e.out
         ]
         # The entries before a re-entry: each finished where it was placed (issue 27).
         gone += [

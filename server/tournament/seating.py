@@ -41,7 +41,15 @@ from poker.cards import RandomSource
 from poker.table import Table
 
 from .errors import TournamentError
-from .events import FinalTable, MoveReason, PlayerMoved, PlayerSeated, TableBroken, TournamentEvent
+from .events import (
+    FinalTable,
+    MoveReason,
+    PlayerMoved,
+    TableBroken,
+    TournamentEvent,
+    player_moved,
+    player_seated,
+)
 
 T = TypeVar("T")
 
@@ -128,10 +136,9 @@ def choose(items: Sequence[T], rng: RandomSource) -> T:
     return items[rng.randrange(len(items))]
 
 
-def arrival_seat(free: Sequence[int], would_wait: Callable[[int], bool], rng: RandomSource) -> int:
+def arrival_seat(free: Sequence[int], at_once: Sequence[int], rng: RandomSource) -> int:
     """The seat a moved player takes: at random among the ``free`` seats where they are
-    dealt in at once (``would_wait`` is false), else at random among all of them."""
-    at_once = [s for s in free if not would_wait(s)]
+    dealt in at once (``at_once``, ``Table.dealt_at_once``), else at random among all of them."""
     return choose(at_once or free, rng)
 
 
@@ -242,10 +249,11 @@ class Seating:
             return [len(t.seats) for t in self.tables.values()]
         return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
 
-    def loads(self, exclude: int | None = None) -> list[TableLoad]:
+    def loads(self, exclude: int | None = None, counts: list[int] | None = None) -> list[TableLoad]:
+        """Each table as the rule sees it; ``counts``: ``counts()``, when the caller has it."""
         return [
-            TableLoad(table_id=tid, players=players, idle=t.hand is None)
-            for (tid, t), players in zip(self.tables.items(), self.counts(), strict=True)
+            TableLoad(tid, players, t.hand is None)
+            for (tid, t), players in zip(self.tables.items(), counts if counts is not None else self.counts(), strict=True)
             if tid != exclude
         ]
 
@@ -276,7 +284,8 @@ class Seating:
         the seat, and whether they are on the way."""
         table = self.tables[table_id]
         if seat is None:
-            seat = arrival_seat(self.free_seats(table_id), table.would_wait, self.rng)
+            free = self.free_seats(table_id)
+            seat = arrival_seat(free, table.dealt_at_once(free), self.rng)
         if table.hand is None:
             table.sit(seat, player_id, stack, arriving=True)
             return seat, False
@@ -289,10 +298,8 @@ class Seating:
     ) -> PlayerMoved:
         loc, stack = self.take(player_id, at)
         seat, waiting = self.put(player_id, stack, to_table, to_seat)
-        return PlayerMoved(
-            player_id=player_id, from_table=loc.table_id, from_seat=loc.seat,
-            to_table=to_table, to_seat=seat, stack=stack, reason=reason, on_the_way=waiting,
-        )
+        # player_id, from_table, from_seat, to_table, to_seat, stack, reason, on_the_way
+        return player_moved(player_id, loc.table_id, loc.seat, to_table, seat, stack, reason, waiting)
 
     def add_chips(self, player_id: str, delta: int) -> int:
         """Change a player's stack (not in a hand); the new stack."""
@@ -309,18 +316,20 @@ class Seating:
 
     def deliver(self, table_id: int) -> list[TournamentEvent]:
         """Players who were on the way to this table take their seats."""
+        if table_id not in self.incoming:
+            return []
         events: list[TournamentEvent] = []
         table = self.tables.get(table_id)
-        for a in self.incoming.pop(table_id, []):
+        for a in self.incoming.pop(table_id):
             assert table is not None
             table.sit(a.seat, a.player_id, a.stack, arriving=True)
-            events.append(PlayerSeated(player_id=a.player_id, table_id=table_id, seat=a.seat, stack=a.stack))
+            events.append(player_seated(a.player_id, table_id, a.seat, a.stack))
         return events
 
     def rebalance(self, seats: int) -> list[TournamentEvent]:
         """Apply the rule's steps until it calls for nothing more now."""
         events: list[TournamentEvent] = []
-        while unsettled(self.counts(), seats) and (step := next_step(self.loads(), seats)) is not None:
+        while unsettled(counts := self.counts(), seats) and (step := next_step(self.loads(counts=counts), seats)) is not None:
             if isinstance(step, BreakTable):
                 events += self.break_table(step.table_id, seats)
             else:
@@ -349,7 +358,7 @@ class Seating:
             at = Location(table_id=table_id, seat=seat, on_the_way=False)
             moves.append(self.move(pid, target, None, MoveReason.BREAK, at=at))
             old = loads[target]
-            loads[target] = TableLoad(table_id=target, players=old.players + 1, idle=old.idle)
+            loads[target] = TableLoad(target, old.players + 1, old.idle)
             first = target if first is None else first
         carry, carry_to = table.carry, first
         if carry:

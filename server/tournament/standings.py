@@ -17,6 +17,8 @@ from operator import itemgetter
 
 import attrs
 
+from poker.makers import maker
+
 
 @attrs.frozen(kw_only=True)
 class Standing:
@@ -31,6 +33,11 @@ class Standing:
     # A player who re-entered has a row per entry; only the last can still be in.
     entry: int = 1
     entries: int = 1
+
+
+# Every field positionally, without the keyword parsing (``poker.makers``): the standings
+# are built whole, a row per entry, at the end and for every lobby view.
+standing = maker(Standing)
 
 
 def place_busts(busts: Sequence[tuple[str, int]], remaining_after: int) -> list[tuple[str, int]]:

@@ -45,12 +45,13 @@ from .events import (
     FloorCalled,
     HandVoided,
     PlayerReentered,
-    PlayerRegistered,
     PlayerSeated,
     RuleChange,
     TournamentEvent,
     TournamentFinished,
     TournamentStarted,
+    player_registered,
+    player_seated,
 )
 from .field import Entrant, Field
 from .floor import Floor
@@ -280,10 +281,13 @@ class Tournament:
             # deal so the other's hand end finds both free (else it could wait for ever).
             if any(table.seat_of(p) is not None for p in op.players):
                 return f"table {table_id} waits for a director's operation on a player in a hand elsewhere"
-        with_chips = sum(1 for p in table.seats.values() if p.stack > 0)
-        if with_chips < 2:
-            return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"
-        return None
+        with_chips = 0  # (a loop that stops at two: asked before every deal)
+        for p in table.seats.values():
+            if p.stack > 0:
+                with_chips += 1
+                if with_chips == 2:
+                    return None
+        return f"table {table_id} has {with_chips} player(s): waiting for players to be moved in"
 
     def can_deal(self, table_id: int, now: float) -> bool:
         return self.why_not_deal(table_id, now) is None
@@ -320,7 +324,7 @@ class Tournament:
                 f"another {self.settings.starting_stack} chips would put more than {MAX_CHIPS} chips in play"
             )
         self.field.add(player_id, name, late=late)  # a late entry joins above those out
-        events: Events = [PlayerRegistered(player_id=player_id, name=name, registered=len(self.field.entrants))]
+        events: Events = [player_registered(player_id, name, len(self.field.entrants))]
         if late:
             events += self._seat_late(player_id)
         return events
@@ -418,7 +422,7 @@ class Tournament:
             self._hands_at[tid] = 0
             for seat, pid in seats.items():
                 table.sit(seat, pid, s.starting_stack)
-                events.append(PlayerSeated(player_id=pid, table_id=tid, seat=seat, stack=s.starting_stack))
+                events.append(player_seated(pid, tid, seat, s.starting_stack))
         events += self.seating.announce_final_table()
         return events
 
@@ -440,15 +444,16 @@ class Tournament:
             raise TournamentError(reason)
         events = clock.advance(self, now)
         table = self.tables[table_id]
-        sb, bb = self.blinds
-        table.ruleset = self.settings.ruleset
+        settings, index = self.settings, self.clock.index
+        sb, bb = settings.blinds(index)
+        table.ruleset = settings.ruleset
         cards = list(deck) if deck is not None else shuffled_deck(self.rng)
         self.hands_dealt += 1
         hand = table.start_hand(hand_no=self.hands_dealt, deck=cards, small_blind=sb, big_blind=bb,
-                                ante=self.ante)
+                                ante=settings.ante(index))
         self._hands_at[table_id] = self._hands_at.get(table_id, 0) + 1
-        self._hand_settings[table_id] = self.settings
-        self._hand_level[table_id] = self.level
+        self._hand_settings[table_id] = settings
+        self._hand_level[table_id] = index + 1
         return hand, events
 
     def end_hand(self, table_id: int, now: float) -> Events:

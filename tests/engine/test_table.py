@@ -74,6 +74,18 @@ def test_would_wait_names_the_seats_that_would_skip_the_big_blind() -> None:
     assert t.would_wait(9) is False  # would post the big blind: dealt in at once
 
 
+def test_dealt_at_once_asks_of_every_empty_seat_alone_what_would_wait_asks_of_one() -> None:
+    """Balancing asks for all the empty seats at once (the seats split once, each seat
+    imagined alone): no seat's imagined arrival may leak into the next one's plan."""
+    t = table({2: 1_000, 5: 1_000, 8: 1_000}, button=2)
+    empty = t.empty_seats()
+    assert t.dealt_at_once(empty) == [1, 9]  # the big blind's seats; 3, 4 button, 6, 7 small blind
+    assert t.dealt_at_once(empty) == [s for s in empty if not t.would_wait(s)]
+    assert t.deal_plan()[0] == [2, 5, 8]  # and the table itself is unchanged
+    heads_up = table({2: 1_000, 5: 1_000}, button=2)  # the button goes where nobody skips
+    assert heads_up.dealt_at_once(heads_up.empty_seats()) == heads_up.empty_seats()
+
+
 def test_a_seat_without_chips_is_not_dealt_and_no_table_of_them_asks_anyone_to_wait() -> None:
     t = table({2: 0, 5: 1_000, 8: 1_000}, button=8)
     assert t.deal_plan()[0] == [5, 8]

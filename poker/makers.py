@@ -7,7 +7,8 @@ with a value of the right type, so inside ``poker/`` it may build them through t
 descriptors directly, in field order, at about half the cost (``bench/engine.py``).
 
 The records are the same class, equal to what the class's own constructor gives, and still
-frozen; callers outside the engine keep using the classes as before. ``maker`` refuses a
+frozen; other callers keep using the classes as before, but for the tournament's own
+records built by the hundred (``server/tournament/events.py``, ``standings.py``). ``maker`` refuses a
 class whose constructor does more than store its fields (validators, converters, factories,
 ``__attrs_post_init__``), because those would be skipped.
 """

@@ -165,16 +165,28 @@ class Table:
     def would_wait(self, seat: int) -> bool:
         """Whether a player arriving in the empty ``seat`` now would have to wait for the
         button (balancing prefers the seats where they are dealt in at once)."""
-        return not self.dealt_at_once([seat])
+        if self.button is None or not any(p.stack > 0 for p in self.seats.values()):
+            return False
+        return seat not in self.deal_plan(extra=seat)[0]
 
     def dealt_at_once(self, free: Sequence[int]) -> list[int]:
-        """The seats of ``free`` (empty ones) where an arriving player is dealt in at once:
-        every one before the first hand, or with nobody else holding chips."""
-        if self.button is None:
+        """The seats of ``free`` (empty ones) where an arriving player is dealt in at once,
+        as ``would_wait`` says of each: every one before the first hand, or with nobody
+        else holding chips."""
+        last = self.button
+        if last is None:
             return list(free)
         seated, arriving = self._with_chips()
         if not seated and not arriving:
             return list(free)
+        if not arriving and len(seated) >= 3:
+            # One arrival at a table of three or more: it would take the button or the
+            # small blind, and so waits, exactly in the seats after the last button and
+            # before the small blind the hand would have without it.
+            small = self._positions(sorted(seated))[1]
+            if last < small:
+                return [s for s in free if not last < s < small]
+            return [s for s in free if small <= s <= last]
         return [s for s in free if s in self._plan(seated, arriving, s)[0]]
 
     def next_button(self) -> int:

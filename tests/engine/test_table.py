@@ -7,6 +7,8 @@ table's own rules one at a time (docs/testing.md: the mutants only those tests c
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from poker.actions import Action, Ruleset
@@ -84,6 +86,20 @@ def test_dealt_at_once_asks_of_every_empty_seat_alone_what_would_wait_asks_of_on
     assert t.deal_plan()[0] == [2, 5, 8]  # and the table itself is unchanged
     heads_up = table({2: 1_000, 5: 1_000}, button=2)  # the button goes where nobody skips
     assert heads_up.dealt_at_once(heads_up.empty_seats()) == heads_up.empty_seats()
+
+
+def test_dealt_at_once_agrees_with_would_wait_seat_by_seat_at_every_kind_of_table() -> None:
+    """Its shortcut for one arrival among three or more (the seats from the last button to
+    the small blind wait) against the rule worked out for each seat alone: tables of 2 to
+    9 seats taken, arrivals already waiting or not, the last button anywhere, taken or not."""
+    rng = random.Random(29)
+    for _ in range(2_000):
+        taken = sorted(rng.sample(range(1, 10), rng.randint(2, 8)))
+        t = table({seat: 1_000 for seat in taken}, button=rng.randint(1, 9))
+        for seat in taken:
+            t.seats[seat].awaiting_blind = rng.random() < 0.15
+        empty = t.empty_seats()
+        assert t.dealt_at_once(empty) == [s for s in empty if not t.would_wait(s)], (taken, t.button)
 
 
 def test_a_seat_without_chips_is_not_dealt_and_no_table_of_them_asks_anyone_to_wait() -> None:

@@ -233,7 +233,7 @@ def count_hand(t: Tournament, now: float) -> Events:
     if hpl is None or t.phase is not Phase.RUNNING or t.deadline_passed:
         return []
     new = t.clock.count_hand(hpl, len(t.tables), t.settings.last_level)
-    return level_events(t.settings, new) + break_if_due(t, new, now)
+    return level_events(t.settings, new) + break_if_due(t, new, now) if new else []
 
 
 def tables_in_hand(t: Tournament) -> tuple[int, ...]:

@@ -201,10 +201,7 @@ def tick(t: Tournament, now: float) -> Events:
         return []
     brk = t.on_break
     events = end_break(t, now, early=False) if brk is not None and now >= brk.until else []
-    s = t.settings
-    # With levels by hands and no deadline, nothing else moves with time alone (the
-    # simulation ticks every round: this is the common case).
-    if not t.deadline_passed and (s.hands_per_level is None or s.deadline is not None):
+    if not t.deadline_passed:  # else nothing can pass
         events += advance(t, now)
     return events
 

@@ -59,6 +59,7 @@ class Conn:
         self.buf = b""
         self.out: list[bytes] = []
         self.seq = 0  # every server line carries the connection's sequence number
+        self.post: Any = None  # with hops: the table's channel, which this reader posts to
 
     def send(self, body: bytes) -> None:
         """An encoded message (without seq), stamped for this connection, for the next flush."""
@@ -95,7 +96,10 @@ def _shown(hand: Any, public: list[Any], seat: int) -> Any:
     return public[0].seat(seat).cards
 
 
-async def floor_table(table_id: int, conns: list[Conn]) -> None:
+async def floor_table(table_id: int, conns: list[Conn], inbox: Any = None) -> None:
+    """One table's task. ``inbox``: the architecture's hops (the connections' reader tasks
+    decode and post to this channel; the task waits with the turn's deadline), else the
+    task reads the actor's line itself."""
     from poker.actions import Action, ActionKind
     from poker.cards import shuffled_deck
     from poker.events import HoleCardsDealt
@@ -138,14 +142,18 @@ async def floor_table(table_id: int, conns: list[Conn]) -> None:
                     await c.flush()
             if legal is None:
                 break
-            act = decode_client(await actor.line(), 1)
+            if inbox is None:
+                act = decode_client(await actor.line(), 1)
+            else:
+                with trio.move_on_at(trio.current_time() + 60.0):  # the action clock
+                    _, act = await inbox.receive()
             assert isinstance(act, m.Act)
             events = hand.act(legal.seat, Action(kind=ActionKind(act.action), amount=act.amount))
         assert hand.result is not None
         stacks.update(hand.result.stacks)
 
 
-async def floor_main(seats: int) -> None:
+async def floor_main(seats: int, hops: bool = False) -> None:
     from protocol import messages as m
     from protocol.codec import decode_client
 
@@ -153,22 +161,28 @@ async def floor_main(seats: int) -> None:
     print(listeners[0].socket.getsockname()[1], flush=True)
     waiting: list[Conn] = []
     tables = 0
+    post, inbox = trio.open_memory_channel[Any](1024)
 
     async with trio.open_nursery() as nursery:
 
         async def handle(stream: trio.SocketStream) -> None:
-            nonlocal tables, waiting
+            nonlocal tables, waiting, post, inbox
             conn = Conn(stream)
             try:
                 join = decode_client(await conn.line(), None)
                 assert isinstance(join, m.Join)
                 await stream.send_all(b'{"type":"welcome","version":1,"role":"player"}\n')
                 waiting.append(conn)
+                conn.post = post
                 if len(waiting) == seats:
                     tables += 1
-                    nursery.start_soon(floor_table, tables, waiting)
+                    nursery.start_soon(floor_table, tables, waiting, inbox if hops else None)
                     waiting = []
-                await trio.sleep_forever()  # the table's task reads and writes this stream
+                    post, inbox = trio.open_memory_channel[Any](1024)
+                if not hops:
+                    await trio.sleep_forever()  # the table's task reads and writes this stream
+                while True:  # the reader task: decode, post to the table's task
+                    conn.post.send_nowait((conn, decode_client(await conn.line(), 1)))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
 
@@ -188,7 +202,7 @@ def load_bench_server() -> Any:
     return module
 
 
-def floor_server(bs: Any, seats: int) -> Any:
+def floor_server(bs: Any, seats: int, hops: bool = False) -> Any:
     def port_from(p: subprocess.Popen[str]) -> int:
         assert p.stdout is not None
         line = p.stdout.readline()
@@ -196,7 +210,8 @@ def floor_server(bs: Any, seats: int) -> Any:
             raise SystemExit(f"the floor server did not start: {p.stderr.read() if p.stderr else ''}")
         return int(line)
 
-    return bs.Proc([sys.executable, str(Path(__file__).resolve()), "--serve", str(seats)], port_from)
+    return bs.Proc([sys.executable, str(Path(__file__).resolve()), "--serve", str(seats),
+                    *(["--hops"] if hops else [])], port_from)
 
 
 def counting_bot(bs: Any) -> Any:
@@ -240,7 +255,7 @@ async def table_rate(bs: Any, server: Any, warmup: float, seconds: float) -> tup
     return done / elapsed, elapsed, cpu, sum(b.received for b in bots) / max(1, done)
 
 
-SIDES = ("ours", "bare fan-out", "floor")
+SIDES = ("ours", "bare fan-out", "floor", "floor, hops")
 
 
 def start(bs: Any, tmp: Path, side: str, players: int, seats: int, **extra: Any) -> Any:
@@ -248,7 +263,7 @@ def start(bs: Any, tmp: Path, side: str, players: int, seats: int, **extra: Any)
         return bs.hickory_server(tmp, **bs.table_settings(players, seats), **extra)
     if side == "bare fan-out":
         return bs.bare_server(seats)
-    return floor_server(bs, seats)
+    return floor_server(bs, seats, hops=side == "floor, hops")
 
 
 def part_a(bs: Any, tmp: Path, rounds: int, seconds: float) -> None:
@@ -283,6 +298,10 @@ def part_a(bs: Any, tmp: Path, rounds: int, seconds: float) -> None:
     print(f"FLOOR server (a) CPU per decision: ours / floor {ratio(cpu, 'ours', 'floor'):.2f}, floor / bare "
           f"fan-out {ratio(cpu, 'floor', 'bare fan-out'):.2f}, ours / bare fan-out "
           f"{ratio(cpu, 'ours', 'bare fan-out'):.2f} (median of the rounds' ratios)", flush=True)
+    print(f"FLOOR server (a) with the architecture's hops (reader tasks, the table's channel, the turn's "
+          f"deadline): decisions/s / bare fan-out {ratio(rate, 'floor, hops', 'bare fan-out'):.2f}, CPU / bare "
+          f"fan-out {ratio(cpu, 'floor, hops', 'bare fan-out'):.2f}; ours / it: decisions "
+          f"{ratio(rate, 'ours', 'floor, hops'):.2f}, CPU {ratio(cpu, 'ours', 'floor, hops'):.2f}", flush=True)
 
 
 def part_b(bs: Any, tmp: Path, clients: int, seconds: float, procs: int, rounds: int) -> None:
@@ -322,10 +341,11 @@ def main() -> None:
     p.add_argument("--procs", type=int, default=4, help="bot processes in (b) (default 4)")
     p.add_argument("--rounds-b", type=int, default=2, help="rounds of (b) (default 2)")
     p.add_argument("--serve", type=int, metavar="SEATS", help=argparse.SUPPRESS)
+    p.add_argument("--hops", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve is not None:
         signal.signal(signal.SIGTERM, lambda *_: os._exit(0))  # Proc.stop: no traceback
-        trio.run(floor_main, args.serve)
+        trio.run(floor_main, args.serve, args.hops)
         return
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")

@@ -8,7 +8,8 @@ Counts the CPU instructions (valgrind's cachegrind, no cache simulation) of two 
 processes per side: one that only imports and prepares, one that also plays every
 tournament twice; the difference over the plays is that side's count. The sides are
 ``bench/tournament.py``'s: ``run_tournament`` as it is, and the engine playing the same
-hands (shuffle and policy included, from a recording made in the child). The ratio
+hands (shuffle and policy included, from a recording made in the child). Both sides make the
+recordings while preparing, so the caches filled by a first play are warm on both. The ratio
 engine / tournament stands for ``bench/tournament.py``'s target (at least 0.8) without the
 noise; an instruction is not a nanosecond (a cache miss costs more than an add), so the
 timed bench stays the judge and this one shows which way a change moves it, to 0.1%.
@@ -36,7 +37,10 @@ spec = importlib.util.spec_from_file_location("bench_tournament", root + "/bench
 bt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bt)
 seeds = range(tournaments)
-recs = [bt.record(players, s) for s in seeds] if side == "engine" else []
+# Both sides record in their preparation: recording plays every hand once, which fills
+# caches that the plays then find warm (poker/hand.py's names of hand strengths), as
+# bench/tournament.py's record-and-verify does before anything is timed.
+recs = [bt.record(players, s) for s in seeds]
 for _ in range(plays):
     if side == "engine":
         for rec in recs:

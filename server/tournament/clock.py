@@ -41,7 +41,7 @@ from .events import (
     LevelChanged,
     TournamentEvent,
 )
-from .phase import Phase
+from .phase import RUNNING, Phase
 from .settings import Settings
 
 Events = list[TournamentEvent]
@@ -197,20 +197,19 @@ def deadline_reached(t: Tournament, now: float) -> bool:
 
 def tick(t: Tournament, now: float) -> Events:
     """Time passed: the end of a break, level changes by the clock, and the deadline."""
-    if t.phase is not Phase.RUNNING:
+    if t.phase is not RUNNING:
         return []
     brk = t.on_break
-    events = end_break(t, now, early=False) if brk is not None and now >= brk.until else []
-    if not t.deadline_passed:  # else nothing can pass
-        events += advance(t, now)
-    return events
+    if brk is not None and now >= brk.until:
+        return end_break(t, now, early=False) + advance(t, now)
+    return advance(t, now)
 
 
 def advance(t: Tournament, now: float) -> Events:
     """Levels that ran out by ``now`` (by time), a break after them, or the deadline."""
     # Called for every deal, hand end and tick: the common case (running, deadline not
     # reached, levels by hands) is a few attribute reads.
-    if t.phase is not Phase.RUNNING or t.deadline_passed:
+    if t.phase is not RUNNING or t.deadline_passed:
         return []  # levels stand still once the deadline has passed
     settings = t.settings
     if settings.deadline is not None and now >= settings.deadline:
@@ -227,7 +226,7 @@ def advance(t: Tournament, now: float) -> Events:
 def count_hand(t: Tournament, now: float) -> Events:
     """A hand ended (levels by hands): the level and the break it may end."""
     hpl = t.settings.hands_per_level
-    if hpl is None or t.phase is not Phase.RUNNING or t.deadline_passed:
+    if hpl is None or t.phase is not RUNNING or t.deadline_passed:
         return []
     new = t.clock.count_hand(hpl, len(t.tables), t.settings.last_level)
     return level_events(t.settings, new) + break_if_due(t, new, now) if new else []

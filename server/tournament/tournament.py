@@ -55,7 +55,7 @@ from .events import (
 )
 from .field import Entrant, Field
 from .floor import Floor
-from .phase import Phase
+from .phase import FINISHED, REGISTERING, RUNNING, Phase
 from .seating import Location, Seating, initial_seating
 from .settings import Settings, is_number
 from .standings import Standing, podium
@@ -144,7 +144,7 @@ class Tournament:
 
     @property
     def finished(self) -> bool:
-        return self.phase is Phase.FINISHED
+        return self.phase is FINISHED
 
     @property
     def state(self) -> str:
@@ -254,10 +254,9 @@ class Tournament:
 
     def why_not_deal(self, table_id: int, now: float) -> str | None:
         """Why ``table_id`` may not deal a hand at ``now``, or None if it may."""
-        if self.phase is Phase.REGISTERING:
-            return "the tournament has not started"
-        if self.phase is Phase.FINISHED:
-            return "the tournament is over"
+        phase = self.phase
+        if phase is not RUNNING:
+            return "the tournament has not started" if phase is REGISTERING else "the tournament is over"
         if clock.deadline_reached(self, now):
             return "the deadline has passed: no new hand starts"
         if self.on_break is not None:
@@ -528,12 +527,12 @@ class Tournament:
     def settle(self, now: float) -> Events:
         """After anything that may end the tournament or unbalance the tables."""
         events = self.finish_if_over(now)
-        if self.phase is Phase.RUNNING and not self.deadline_passed:
+        if self.phase is RUNNING and not self.deadline_passed:
             events += self.seating.rebalance(self.settings.seats_per_table)
         return events
 
     def finish_if_over(self, now: float) -> Events:
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not RUNNING:
             return []
         if self.field.left <= 1:
             ins = self.players_in()

@@ -95,18 +95,27 @@ def unsettled(players: Sequence[int], seats_per_table: int) -> bool:
 
 def next_step(loads: Sequence[TableLoad], seats_per_table: int) -> Step | None:
     """The next break or move the rule calls for now, or None (balanced, or waiting for a hand)."""
-    players = [t.players for t in loads]
+    return step_among(
+        [t.table_id for t in loads], [t.players for t in loads], [t.idle for t in loads], seats_per_table
+    )
+
+
+def step_among(
+    ids: Sequence[int], players: Sequence[int], idle: Sequence[bool], seats_per_table: int
+) -> Step | None:
+    """``next_step`` of the tables given as three lists in step (ids, players, between
+    hands): how ``Seating`` asks after every hand end, without a ``TableLoad`` per table."""
     if not unsettled(players, seats_per_table):
         return None
     fewest = min(players)
     if _fit_in_fewer(players, seats_per_table):
-        idle = [t.table_id for t in loads if t.players == fewest and t.idle]
-        return BreakTable(table_id=max(idle)) if idle else None
+        breakable = [tid for tid, n, free in zip(ids, players, idle, strict=True) if free and n == fewest]
+        return BreakTable(table_id=max(breakable)) if breakable else None
     most = max(players)
-    sources = [t.table_id for t in loads if t.players == most and t.idle]
+    sources = [tid for tid, n, free in zip(ids, players, idle, strict=True) if free and n == most]
     if not sources:
         return None
-    target = min([t.table_id for t in loads if t.players == fewest])
+    target = min([tid for tid, n in zip(ids, players, strict=True) if n == fewest])
     return MoveOne(from_table=max(sources), to_table=target)
 
 
@@ -251,14 +260,11 @@ class Seating:
             return [len(t.seats) for t in self.tables.values()]
         return [len(t.seats) + len(incoming.get(tid, ())) for tid, t in self.tables.items()]
 
-    def loads(self, exclude: int | None = None, counts: list[int] | None = None) -> list[TableLoad]:
-        """Each table as the rule sees it; ``counts``: ``counts()``, when the caller has it.
-        Built after most hands: ``tuple.__new__`` is what the named tuple's own ``__new__``
-        calls, without its Python frame (half the cost)."""
-        new = tuple.__new__
+    def loads(self, exclude: int | None = None) -> list[TableLoad]:
+        """Each table as the rule sees it (a breaking table spreads its players by them)."""
         return [
-            new(TableLoad, (tid, players, t.hand is None))
-            for (tid, t), players in zip(self.tables.items(), counts if counts is not None else self.counts(), strict=True)
+            TableLoad(tid, players, t.hand is None)
+            for (tid, t), players in zip(self.tables.items(), self.counts(), strict=True)
             if tid != exclude
         ]
 
@@ -336,7 +342,10 @@ class Seating:
     def rebalance(self, seats: int) -> list[TournamentEvent]:
         """Apply the rule's steps until it calls for nothing more now."""
         events: list[TournamentEvent] = []
-        while unsettled(counts := self.counts(), seats) and (step := next_step(self.loads(counts=counts), seats)) is not None:
+        tables = self.tables
+        while unsettled(counts := self.counts(), seats) and (
+            step := step_among(list(tables), counts, [t.hand is None for t in tables.values()], seats)
+        ) is not None:
             if isinstance(step, BreakTable):
                 events += self.break_table(step.table_id, seats)
             else:

@@ -295,9 +295,9 @@ class Tournament:
 
     def registration_open(self) -> bool:
         """Before the start, or during late registration (up to the level the director set)."""
-        if self.phase is Phase.REGISTERING:
+        if self.phase is REGISTERING:
             return True
-        return self.phase is Phase.RUNNING and self.late_until is not None and self.level <= self.late_until
+        return self.phase is RUNNING and self.late_until is not None and self.level <= self.late_until
 
     def register(self, player_id: str, name: str) -> Events:
         """A new entrant; after the start (late registration) they are seated at once with
@@ -315,7 +315,7 @@ class Tournament:
         name = name.strip()
         if not name:
             raise TournamentError("a player needs a name")
-        late = self.phase is Phase.RUNNING
+        late = self.phase is RUNNING
         if late and not any(self.seating.free_seats(tid) for tid in self.tables):
             raise TournamentError("every seat is taken: a late entry waits for a free seat")
         if late and self.chips_issued + self.settings.starting_stack > MAX_CHIPS:

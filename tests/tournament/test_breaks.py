@@ -288,6 +288,17 @@ def test_the_deadline_during_a_break_ends_the_night_and_the_break() -> None:
     assert t.state == "finished" and t.on_break is None and t.break_left(41 * MIN) is None
 
 
+def test_a_break_that_ends_as_the_deadline_passes_ends_the_night_in_the_same_tick() -> None:
+    from server.tournament import DeadlinePassed, TournamentFinished
+
+    t = started(4, level_minutes=20, deadline=40 * MIN)
+    op(t, 1.0, op="set_break", after_level=1, minutes=20)
+    t.tick(20 * MIN)
+    events = t.tick(40 * MIN)  # the break's end and the deadline at once
+    assert [type(e) for e in events] == [BreakEnded, DeadlinePassed, TournamentFinished]
+    assert t.state == "finished"
+
+
 def test_a_deal_after_two_levels_ran_out_unticked_is_refused_when_a_break_follows_the_second() -> None:
     """No tick for two levels (the loop was busy, say): the break after level 2 is due, so
     the deal is refused, and a refused deal changes nothing (issue 24: no events are kept

@@ -15,9 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from poker.cards import seeded_rng
+from poker.table import Table
 from server.tournament.seating import (
     BreakTable,
     MoveOne,
+    Seating,
     TableLoad,
     fits_in_fewer,
     initial_seating,
@@ -130,6 +132,30 @@ def _apply(tables: dict[int, list[str]], seats: int, busy: set[int]) -> list[str
             assert len(tables[step.to_table]) < seats
             tables[step.to_table].append(tables[step.from_table].pop(0))
             log.append(f"move {step.from_table}->{step.to_table}")
+
+
+def test_a_moved_player_never_takes_a_seat_that_waits_while_another_is_free() -> None:
+    """``Seating.put`` draws among the free seats where the arrival is dealt in at once
+    (``Table.dealt_at_once``) whenever there is one, however few seats are free (two
+    included: one free seat is the seat either way), with or without earlier arrivals
+    still waiting for the big blind."""
+    chose_among_few = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        seating = Seating(seeded_rng(seed), who=str)
+        table = seating.tables[1] = Table(table_id=1, seat_count=9)
+        taken = sorted(rng.sample(range(1, 10), rng.randint(3, 7)))
+        for s in taken:
+            table.sit(s, f"p{s}", 1000)
+        table.button = rng.choice(taken)  # as the last hand left it
+        for s in rng.sample([s for s in range(1, 10) if s not in taken], rng.randint(0, 1)):
+            table.sit(s, f"a{s}", 1000, arriving=True)  # an earlier arrival, awaiting the big blind
+        free = seating.free_seats(1)
+        at_once = table.dealt_at_once(free)
+        seat, waiting = seating.put("new", 1000, 1, None)
+        assert not waiting and seat in (at_once or free), (seed, free, at_once, seat)
+        chose_among_few += 0 < len(at_once) < len(free) <= 2
+    assert chose_among_few >= 10  # the case where a shortcut could go wrong came up
 
 
 @settings(max_examples=examples(300), deadline=None)

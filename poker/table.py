@@ -179,10 +179,12 @@ class Table:
         seated, arriving = self._with_chips()
         if not seated and not arriving:
             return list(free)
-        if not arriving and len(seated) >= 3:
-            # One arrival at a table of three or more: it would take the button or the
-            # small blind, and so waits, exactly in the seats after the last button and
-            # before the small blind the hand would have without it.
+        if len(seated) >= 3:
+            # Three or more dealt in as usual: the plan takes arrivals off the button and
+            # the small blind until both are on seated players, never the seated ones, and
+            # never shrinks to heads-up. So the button and the small blind are those of the
+            # seated alone, and an arrival (this one or one already waiting) waits exactly
+            # in the seats after the last button and before that small blind.
             small = self._positions(sorted(seated))[1]
             if last < small:
                 return [s for s in free if not last < s < small]

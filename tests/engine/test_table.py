@@ -89,9 +89,10 @@ def test_dealt_at_once_asks_of_every_empty_seat_alone_what_would_wait_asks_of_on
 
 
 def test_dealt_at_once_agrees_with_would_wait_seat_by_seat_at_every_kind_of_table() -> None:
-    """Its shortcut for one arrival among three or more (the seats from the last button to
-    the small blind wait) against the rule worked out for each seat alone: tables of 2 to
-    9 seats taken, arrivals already waiting or not, the last button anywhere, taken or not."""
+    """Its shortcut for three or more players seated as usual, with arrivals already
+    waiting or not (the seats from the last button to the small blind wait) against the
+    rule worked out for each seat alone: tables of 2 to 9 seats taken, the last button
+    anywhere, taken or not."""
     rng = random.Random(29)
     for _ in range(2_000):
         taken = sorted(rng.sample(range(1, 10), rng.randint(2, 8)))

@@ -89,7 +89,7 @@ def _fit_in_fewer(players: Sequence[int], seats_per_table: int) -> bool:
 def unsettled(players: Sequence[int], seats_per_table: int) -> bool:
     """Whether tables with these numbers of players call for a break or a move (one may
     still wait for a hand to end). When not, ``next_step`` is None whatever the tables are
-    doing: the tournament asks this first, after every hand, from the counts alone."""
+    doing: ``step_among`` asks this first, from the counts alone."""
     return _fit_in_fewer(players, seats_per_table) or (len(players) > 1 and max(players) - min(players) >= 2)
 
 
@@ -253,8 +253,8 @@ class Seating:
         return loc is not None and not loc.on_the_way and self.tables[loc.table_id].hand is not None
 
     def counts(self) -> list[int]:
-        """Each table's players, seated and on the way to it, in ``tables`` order: enough for
-        ``unsettled``, which is asked after every hand (``loads`` describes the tables more)."""
+        """Each table's players, seated and on the way to it, in ``tables`` order: what the
+        rule is asked from after every hand (``loads`` describes the tables more)."""
         incoming = self.incoming
         if not incoming:
             return [len(t.seats) for t in self.tables.values()]
@@ -343,8 +343,8 @@ class Seating:
         """Apply the rule's steps until it calls for nothing more now."""
         events: list[TournamentEvent] = []
         tables = self.tables
-        while unsettled(counts := self.counts(), seats) and (
-            step := step_among(list(tables), counts, [t.hand is None for t in tables.values()], seats)
+        while (
+            step := step_among(list(tables), self.counts(), [t.hand is None for t in tables.values()], seats)
         ) is not None:
             if isinstance(step, BreakTable):
                 events += self.break_table(step.table_id, seats)

@@ -82,6 +82,7 @@ __all__ = [
     "parse_json",
     "sendable",
     "stamp",
+    "stamp_line",
     "structure_client",
     "structure_server",
     "tag_of",
@@ -641,6 +642,11 @@ def stamp(body: bytes, seq: int) -> bytes:
     ``,"seq":N`` in before the final ``}`` at the cost of one copy of the line.
     """
     return b'%b,"seq":%d}' % (body[:-1], seq)
+
+
+def stamp_line(body: bytes, seq: int) -> bytes:
+    """``stamp`` with the line's newline, in the same copy (the server's per-line path)."""
+    return b'%b,"seq":%d}\n' % (body[:-1], seq)
 
 
 def validate(msg: AnyMessage) -> None:

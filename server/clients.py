@@ -15,7 +15,7 @@ import attrs
 
 import protocol.errors as E
 import protocol.messages as m
-from protocol.codec import encode, sendable, stamp
+from protocol.codec import encode, sendable, stamp_line
 from protocol.framing import MAX_SERVER_LINE
 from server.connection import Connection
 from server.metrics import LineCounter
@@ -60,15 +60,15 @@ class Client:
         bounded where they are built, and this is the last guard (an ``internal`` error
         goes out instead, and the log says what was too long).
         """
-        self.seq += 1
+        self.seq = seq = self.seq + 1
         LineCounter.queued += 1
-        line = stamp(body, self.seq)
-        if len(line) > MAX_SERVER_LINE:
+        line = stamp_line(body, seq)
+        if len(line) > MAX_SERVER_LINE + 1:
             log.error("%r: a %s line of %d bytes is over the %d-byte maximum; not sent",
-                      self.conn, body[:40], len(line), MAX_SERVER_LINE)
-            line = stamp(encode(m.Error(code=E.INTERNAL, message="the reply was too long to send"),
-                                self.version), self.seq)
-        self.conn.send_nowait(line + b"\n")
+                      self.conn, body[:40], len(line) - 1, MAX_SERVER_LINE)
+            line = stamp_line(encode(m.Error(code=E.INTERNAL, message="the reply was too long to send"),
+                                     self.version), seq)
+        self.conn.send_nowait(line)
 
     def send_nowait(self, msg: m.ServerMessage) -> None:
         """In the connection's protocol version; a message its version lacks is not sent."""

@@ -140,11 +140,12 @@ class Connection:
         self._queue.append(line)
         self.lines_queued += 1
         self._queued_bytes += len(line)
+        if self._marked:
+            return  # the flusher writes it (or, stopping, wakes the writer) with the rest
         flusher = self._flusher
         if flusher is not None and flusher.running and not self._send_lock.locked():
-            if not self._marked:
-                self._marked = True
-                flusher.mark(self)
+            self._marked = True
+            flusher.mark(self)
         else:
             self._wakeup.set()
 

@@ -127,6 +127,23 @@ async def test_a_dead_connection_is_pinged_then_closed(autojump_clock: object) -
         assert 60.0 <= trio.current_time() - start <= 80.0
 
 
+async def test_lines_held_by_the_read_budget_do_not_count_as_silence(autojump_clock: object) -> None:
+    """A client that sent 30 lines at once, read one a second by its budget, has been
+    silent for 30 s when the last is answered, but the server was holding its lines: it
+    is neither pinged nor closed for it (the reader's hold moves the deadlines its
+    watchdog keeps)."""
+    async with running(config(lines_per_second=1.0, line_burst=1, ping_interval=5.0, idle_timeout=5.0,
+                              handshake_timeout=100.0)) as (_, port):
+        c = await hello(port)
+        await c.send_raw(b"".join(b'{"type":"ping","id":%d,"nonce":"held"}\n' % i for i in range(30)))
+        start = trio.current_time()
+        pongs = [await c.recv_until(m.ServerPong) for _ in range(30)]
+        assert [p.id for p in pongs] == list(range(30))
+        assert trio.current_time() - start >= 25.0, "read at the budget's pace"
+        assert not any(isinstance(x, (m.ServerPing, m.Error)) for x in c.received), c.received
+        await still_usable(c)
+
+
 async def test_a_live_connection_that_answers_pings_stays(autojump_clock: object) -> None:
     async with running(config(ping_interval=20.0, idle_timeout=60.0)) as (server, port):
         c = await RawClient.connect(port)

@@ -175,7 +175,8 @@ async def test_the_clock_does_not_restart_on_reconnect(autojump_clock: object) -
         assert again.deadline_ms == pytest.approx(5000, abs=20)
         # It does not act: clock and bank run out 40 s after the turn began, not after
         # the reconnect; the server folds for it, marked automatic, and sits it out.
-        action = await r.next(m.Action, lambda a: a.seat == turn.seat)
+        with trio.fail_after(CLOCK + BANK):  # (a clock that never runs out fails here, not hangs)
+            action = await r.next(m.Action, lambda a: a.seat == turn.seat)
         assert trio.current_time() - started == pytest.approx(CLOCK + BANK, abs=0.05)
         assert (action.action, action.automatic) == ("fold", True)
         await r.next(m.PlayerStatus, lambda s: s.player_id == r.player_id and s.status == "sitting_out")
@@ -192,7 +193,8 @@ async def test_a_timed_out_player_checks_when_free_and_sits_out(autojump_clock: 
             c, turn = await t.next_turn()
         assert turn.legal.check
         # The big blind does nothing: checked for (free), automatic, then sitting out.
-        action = await t.players[0].next(m.Action, lambda a: a.seat == turn.seat)
+        with trio.fail_after(CLOCK + BANK + 1):
+            action = await t.players[0].next(m.Action, lambda a: a.seat == turn.seat)
         assert (action.action, action.automatic) == ("check", True)
         await bb.next(m.PlayerStatus, lambda s: s.player_id == bb.player_id and s.status == "sitting_out")
 

@@ -39,18 +39,15 @@ def table_clients(h: House, table_id: int) -> list[Client]:
 
 def players_at(h: House, table_id: int) -> list[Client]:
     """The connections of a table's players, then of those on their way to it."""
-    out = []
     t = h.tournament
     table = t.tables.get(table_id)
-    if table is not None:
-        for p in table.seats.values():
-            c = h.players[p.player_id].client
-            if c is not None:
-                out.append(c)
-        for player_id, _ in t.arrivals(table_id):
-            c = h.players[player_id].client
-            if c is not None:
-                out.append(c)
+    if table is None:
+        return []
+    players = h.players
+    out = [c for p in table.seats.values() if (c := players[p.player_id].client) is not None]
+    arriving = t.arrivals(table_id)
+    if arriving:
+        out += [c for player_id, _ in arriving if (c := players[player_id].client) is not None]
     return out
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from poker.actions import Action, ActionKind
+from poker.actions import ACTION_KINDS, Action
 from poker.events import Event
 
 from .director import Director
@@ -135,8 +135,8 @@ def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> list[Event]
     if hand is None or hand.is_over:
         raise TournamentError(f"table {table_id} has no hand in progress for this action")
     try:
-        kind = ActionKind(p["kind"])
-    except (ValueError, TypeError):
+        kind = ACTION_KINDS[p["kind"]]
+    except (KeyError, TypeError):
         raise TournamentError(f"unknown action {p['kind']!r}") from None
     return hand.act(p["seat"], Action(kind=kind, amount=p["amount"]), automatic=bool(p["automatic"]))
 

@@ -21,6 +21,7 @@ import protocol.messages as m
 from protocol.codec import decode_client, encode, error_reply, stamp
 from protocol.errors import ProtocolError
 from protocol.framing import LineBuffer
+from server.alarm import Alarm
 from server.clients import Client
 from server.config import ServerConfig
 from server.connection import Connection
@@ -168,18 +169,15 @@ def _make_room(h: House) -> bool:
 
 class ReadTimes:
     """What a connection's deadlines are counted from, kept by its reader and read by its
-    watchdog. The reader used to wait for each read under a cancel scope with the nearest
-    deadline; entering and leaving that scope (and its entry in Trio's deadline heap) was
-    about 6% of the server's instructions per decision at a fast table (issue 29). Now
-    the reader only notes the times, and a watchdog task sleeps until the deadline: it
-    wakes about once per ``ping_interval``, or sooner when a deadline comes closer."""
+    watchdog, so that the reader waits for data with no cancel scope (``alarm.py``): the
+    watchdog wakes about once per ``ping_interval``, or sooner when a line starts."""
 
     def __init__(self, now: float, handshake_deadline: float) -> None:
         self.last_rx = now  # when data last arrived (plus the time the reader held it)
         self.handshake_deadline = handshake_deadline
         self.line_started: float | None = None  # when the unfinished line began
         self.pinged = False  # a ping went out since the last data
-        self.alarm: trio.CancelScope | None = None  # the watchdog's sleep, while it sleeps
+        self.alarm = Alarm()  # the watchdog's sleep
 
     def due(self, c: ServerConfig, role: str) -> float:
         """The nearest deadline: silence (ping, then close), the handshake, a line."""
@@ -193,9 +191,7 @@ class ReadTimes:
     def line_begun(self, at: float, c: ServerConfig) -> None:
         """A line is unfinished since ``at``: its deadline may come before the watchdog wakes."""
         self.line_started = at
-        alarm = self.alarm
-        if alarm is not None and at + c.line_timeout < alarm.deadline:
-            alarm.deadline = at + c.line_timeout
+        self.alarm.bring_forward(at + c.line_timeout)
 
 
 async def _watchdog(h: House, client: Client, times: ReadTimes) -> None:
@@ -205,9 +201,7 @@ async def _watchdog(h: House, client: Client, times: ReadTimes) -> None:
     while not client.conn.closed:
         due = times.due(c, client.role)
         if trio.current_time() < due:
-            with trio.CancelScope(deadline=due) as times.alarm:
-                await trio.sleep_forever()
-            times.alarm = None
+            await times.alarm.sleep_until(due)
             continue  # data may have come meanwhile: the deadline is worked out again
         now = trio.current_time()
         if not client.role and now >= times.handshake_deadline:

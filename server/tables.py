@@ -19,6 +19,7 @@ import protocol.messages as m
 from poker.actions import ACTION_KINDS, Action, IllegalAction
 from poker.hand import Hand
 from server import inputs
+from server.alarm import Alarm
 from server.clients import Client
 from server.dealing import draw_deck, hand_dealt
 from server.fanout import (
@@ -67,7 +68,7 @@ class TableRunner:
         self.idle = False  # waiting between hands for a change (only then does a wake matter)
         self.queued: dict[Client, int] = {}  # commands in the inbox per connection (fair shares)
         self.alarm_at = math.inf  # when the turn waited on runs out (``turn_clock`` wakes the task)
-        self.alarm: trio.CancelScope | None = None  # ``turn_clock``'s sleep
+        self.alarm = Alarm()  # ``turn_clock``'s sleep
 
     def post_nowait(self, cmd: TableCommand) -> bool:
         try:
@@ -102,15 +103,11 @@ class TableRunner:
 
     async def turn_clock(self) -> None:
         """Wake the table's task when the turn it waits on runs out of time: a wake in its
-        inbox at ``alarm_at``. The task used to wait for each command under a cancel scope
-        with the turn's deadline; entering and leaving it (and its entry in Trio's deadline
-        heap) was about 6% of the server's instructions per decision at a fast table (issue
-        29). This sleep is moved only when a deadline comes earlier than the one it sleeps
-        to (a turn's usually comes later): it wakes about once per action clock."""
+        inbox at ``alarm_at``, so the task waits for a command with no cancel scope
+        (``alarm.py``). A new turn's deadline usually comes after the last one's: the
+        clock wakes about once per action clock."""
         while True:
-            with trio.CancelScope(deadline=self.alarm_at) as self.alarm:
-                await trio.sleep_forever()
-            self.alarm = None
+            await self.alarm.sleep_until(self.alarm_at)
             if trio.current_time() >= self.alarm_at:
                 self.alarm_at = math.inf
                 try:
@@ -262,9 +259,7 @@ class TableRunner:
         passed, no command still in the inbox is taken (``turn_clock`` posts a wake at
         the deadline, so the wait never outlasts it)."""
         self.alarm_at = until
-        alarm = self.alarm
-        if alarm is not None and until < alarm.deadline:
-            alarm.deadline = until
+        self.alarm.bring_forward(until)
         try:
             while trio.current_time() < until:
                 if await self.handle_in_hand(hand, turn, await self.receive()):

@@ -24,7 +24,6 @@ instruction count says little about its CPU time.)
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -34,56 +33,52 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import trio  # noqa: E402
+from floor_server import ROOT, load_bench_server  # noqa: E402
+
+CALLGRIND = ["valgrind", "--tool=callgrind", "--dump-instr=no"]
 
 
-def bench_server() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_server", ROOT / "bench" / "server.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def server_command(bs: Any, side: str, tmp: Path) -> list[str]:
+def start(bs: Any, side: str, tmp: Path) -> Any:
+    """One side's server under callgrind, as ``bench/server.py``'s ``Proc`` (its port read
+    from what the server prints; stopped with SIGTERM, so callgrind writes its last dump)."""
+    valgrind = [*CALLGRIND, f"--callgrind-out-file={tmp / 'callgrind.out'}"]
     if side == "ours":
         config = tmp / "bench.toml"
         config.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in bs.table_settings(6, 6).items()))
-        return [sys.executable, "-m", "server", "--config", str(config), "--no-db", "--port", "0",
-                "--port-file", str(tmp / "port")]
-    return [sys.executable, str(ROOT / "bench" / "floor_server.py"), "--serve", "6",
-            *(["--hops"] if side == "hops" else [])]
+
+        def ours_port(p: subprocess.Popen[str]) -> int:
+            assert p.stdout is not None
+            for line in p.stdout:
+                if "director secret" in line:
+                    return int((tmp / "port").read_text())
+            raise SystemExit("the server did not start under valgrind")
+
+        return bs.Proc([*valgrind, sys.executable, "-m", "server", "--config", str(config), "--no-db",
+                        "--port", "0", "--port-file", str(tmp / "port")], ours_port)
+
+    def floor_port(p: subprocess.Popen[str]) -> int:
+        assert p.stdout is not None
+        return int(p.stdout.readline())
+
+    return bs.Proc([*valgrind, sys.executable, str(ROOT / "bench" / "floor_server.py"), "--serve", "6",
+                    *(["--hops"] if side == "hops" else [])], floor_port)
 
 
 def count(bs: Any, side: str, decisions: int, warmup: int) -> float:
     """Instructions per decision of one side's server."""
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        out = tmp / "callgrind.out"
-        proc = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no",
-             *server_command(bs, side, tmp)],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server = start(bs, side, tmp)
         try:
-            assert proc.stdout is not None
-            if side == "ours":
-                for line in proc.stdout:
-                    if "director secret" in line:
-                        break
-                port = int((tmp / "port").read_text())
-            else:
-                port = int(proc.stdout.readline())
-
             def control(option: str) -> None:
-                subprocess.run(["callgrind_control", option, str(proc.pid)], check=True,
+                subprocess.run(["callgrind_control", option, str(server.popen.pid)], check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
             async def play() -> int:
-                bots = await bs.connect_bots(port, 6, 0.0, "count")
+                bots = await bs.connect_bots(server.port, 6, 0.0, "count")
                 async with trio.open_nursery() as nursery:
                     for bot in bots:
                         nursery.start_soon(bot.play)
@@ -105,12 +100,7 @@ def count(bs: Any, side: str, decisions: int, warmup: int) -> float:
                     return int(line.split()[1]) / done
             raise RuntimeError(f"callgrind wrote no total for {side}")
         finally:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            server.stop()
 
 
 def main() -> None:
@@ -121,7 +111,7 @@ def main() -> None:
     args = p.parse_args()
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("bench/instructions_server.py needs valgrind (apt-get install valgrind)")
-    bs = bench_server()
+    bs = load_bench_server()
     names = {"ours": "ours", "hops": "floor, hops", "floor": "floor"}
     counts: dict[str, float] = {}
     print(f"one table of 6 instant bots, {args.decisions} decisions per side, under callgrind")

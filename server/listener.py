@@ -221,24 +221,26 @@ async def _reader(h: House, client: Client) -> None:
     c = h.config
     client.send_nowait(m.Hello(protocol=m.PROTOCOL_NAME, versions=m.SUPPORTED_VERSIONS, server=SOFTWARE,
                         tournament=h.tournament.settings.name, max_line=c.max_line))
-    # This connection's share of the server: lines past the budget are read later, so a
-    # flood costs the server at most ``lines_per_second`` lines of work (the rest waits in
-    # the kernel's buffers, and then in the flooder's own).
     now = trio.current_time()
     times = ReadTimes(now, now + c.handshake_timeout)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_watchdog, h, client, times)
         try:
-            await _read(h, client, times, LineBuffer(c.max_line), TokenBucket(rate=c.lines_per_second, burst=c.line_burst))
+            await _read(h, client, times)
         finally:
             nursery.cancel_scope.cancel()
 
 
-async def _read(h: House, client: Client, times: ReadTimes, buf: LineBuffer, budget: TokenBucket) -> None:
+async def _read(h: House, client: Client, times: ReadTimes) -> None:
     """Read, frame and answer the client's lines until the connection closes."""
     c = h.config
     conn = client.conn
     stream = conn.stream
+    buf = LineBuffer(c.max_line)
+    # This connection's share of the server: lines past the budget are read later, so a
+    # flood costs the server at most ``lines_per_second`` lines of work (the rest waits in
+    # the kernel's buffers, and then in the flooder's own).
+    budget = TokenBucket(rate=c.lines_per_second, burst=c.line_burst)
     while not conn.closed:
         try:
             data = await stream.receive_some(65536)

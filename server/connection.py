@@ -22,38 +22,52 @@ log = logging.getLogger("hickory.conn")
 
 
 class Flusher(trio.abc.Instrument):
-    """Writes what every connection queued, once per pass of the event loop, in no task.
+    """Writes what every connection queued, as each task's step ends, in no task.
 
     A table's broadcast used to wake one writer task per receiver, and the task switches
     (wake-up, scheduling, the send lock, the parking lots) cost several times the write
     itself: about half the server's CPU per decision went to them. Then one flusher task
     wrote every marked connection, which still woke a task per decision (issue 29: a third
-    of the tasks a decision woke). Now the flusher is a Trio instrument: just before the
-    loop waits for I/O, when every task that could run has run, it writes each marked
-    connection's queue in one non-blocking ``os.write`` (merged, as the writer would). So
-    a step's lines leave when the step ends, with no task woken. Only what the kernel does
-    not take at once (a slow client) goes to that connection's own writer, which sends it
-    under the send timeout; a lobby push that marks more than ``PER_STEP`` connections is
-    written over several passes, others running in between.
+    of the tasks a decision woke). Now the flusher is a Trio instrument: when a task's step
+    ends, it writes each connection the step marked in one non-blocking ``os.write``
+    (merged, as the writer would), so a step's lines leave when the step ends, with no task
+    woken. (Written only once the whole pass of the loop had run, a table's broadcast
+    waited for every other task of the pass: with 1,000 bots, queued -> written p99 16-23
+    ms, against about 1 ms written as the step ends.) Only what the kernel does not take at
+    once (a slow client) goes to that connection's own writer, which sends it under the
+    send timeout; a lobby push that marks more than ``PER_STEP`` connections is written
+    ``PER_STEP`` at a time, after the next steps and before the loop waits for I/O, others
+    running in between.
     """
 
-    PER_STEP = 256  # connections written per pass of the loop (a lobby push marks them all)
+    PER_STEP = 256  # connections written at a time (a lobby push marks them all)
 
     def __init__(self) -> None:
         self._dirty: list[Connection] = []
         self._token: trio.lowlevel.TrioToken | None = None
         self.running = False
-        self.passes = 0  # loop passes that wrote something (tests)
+        self.passes = 0  # times it wrote something (tests)
 
     def mark(self, conn: Connection) -> None:
         self._dirty.append(conn)
 
+    def after_task_step(self, task: trio.lowlevel.Task) -> None:
+        """A task's step has ended: write what it queued, before the next task steps."""
+        if self._dirty:
+            self._write_marked()
+
     def before_io_wait(self, timeout: float) -> None:
         """The loop is about to wait: write the marked connections. Never raises (an
         instrument that raises is removed, and nothing would be written again)."""
+        if self._dirty and self._write_marked() and self._token is not None:
+            # A task was made runnable (a writer, a closed connection's waiters) or more is
+            # marked, but the loop has already chosen how long to wait: cut the wait short.
+            self._token.run_sync_soon(_nothing)
+
+    def _write_marked(self) -> bool:
+        """Write up to ``PER_STEP`` marked connections; True when a task was woken or some
+        are still marked."""
         dirty = self._dirty
-        if not dirty:
-            return
         self.passes += 1
         now, self._dirty = dirty[: self.PER_STEP], dirty[self.PER_STEP:]
         woke = bool(self._dirty)  # the rest in the next pass, which must come at once
@@ -64,10 +78,7 @@ class Flusher(trio.abc.Instrument):
                 log.exception("%r: writing its queue failed", conn)
                 conn.close("internal error while sending")
                 woke = True
-        if woke and self._token is not None:
-            # A task was made runnable (a writer, a closed connection's waiters) or more is
-            # marked, but the loop has already chosen how long to wait: cut the wait short.
-            self._token.run_sync_soon(_nothing)
+        return woke
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Serve every connection made from now on in this Trio run, until cancelled."""

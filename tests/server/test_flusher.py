@@ -1,11 +1,13 @@
-"""The flusher: what every connection queued is written when the loop's pass ends, by no
-task; a slow client's rest goes to its own writer, whole and in order.
+"""The flusher: what every connection queued is written when the step that queued it ends
+(at the latest when the loop's pass ends), by no task; a slow client's rest goes to its
+own writer, whole and in order.
 
 Real TCP on 127.0.0.1 with small socket buffers, so the kernel takes only part of a burst.
 """
 
 from __future__ import annotations
 
+import select
 import socket
 
 import trio
@@ -139,6 +141,35 @@ async def test_a_step_s_lines_are_written_with_no_task_woken() -> None:
                 trio.lowlevel.remove_instrument(watch)
             assert others == []
             assert flusher.passes == passes + 1, "all five in one pass of the loop"
+            n.cancel_scope.cancel()
+
+
+async def test_a_step_s_lines_leave_when_the_step_ends_not_the_pass() -> None:
+    """Two tasks woken in the same pass of the loop, each sending to its own connection:
+    whichever runs second finds the first one's line already on the wire. Written only at
+    the pass's end, a table's broadcast waited for every other task of the pass (1,000 bots:
+    queued -> written p99 16-23 ms, against about 1 ms written at the end of the step)."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as n:
+            flusher = Flusher()
+            await n.start(flusher.run)
+            conns, clients = await connections(2)
+            go = trio.Event()
+            seen: list[bool] = []
+
+            async def send_then_look(mine: Connection, theirs: trio.SocketStream) -> None:
+                await go.wait()
+                # Is the other task's line already here? (The order of a pass is random.)
+                seen.append(bool(select.select([theirs.socket.fileno()], [], [], 0)[0]))
+                mine.send_nowait(b'{"type":"action"}\n')
+
+            n.start_soon(send_then_look, conns[0], clients[1])
+            n.start_soon(send_then_look, conns[1], clients[0])
+            await trio.testing.wait_all_tasks_blocked()
+            go.set()
+            for client in clients:
+                assert await read_lines(client, 1) == [b'{"type":"action"}']
+            assert sorted(seen) == [False, True], "the second task of the pass sees the first's line"
             n.cancel_scope.cancel()
 
 

@@ -20,6 +20,8 @@ import trio
 
 log = logging.getLogger("hickory.conn")
 
+RECEIVE_BYTES = 65536  # read at most this much at a time (the framing splits it into lines)
+
 
 class Flusher(trio.abc.Instrument):
     """Writes what every connection queued, as each task's step ends, in no task.
@@ -140,6 +142,22 @@ class Connection:
 
     def __repr__(self) -> str:
         return f"<conn {self.conn_id} {self.peer}>"
+
+    async def receive(self) -> bytes | bytearray:
+        """The next bytes the client sent (b"" once it has closed its side).
+
+        A plain socket is waited on first and read once: a reader that has taken all there
+        was (nearly always: a client sends its next line only after the server's reply) has
+        nothing to find by trying first, as ``receive_some`` does, and that try is a system
+        call, an exception and trio's error translation per read."""
+        if self._fd < 0:
+            return await self.stream.receive_some(RECEIVE_BYTES)
+        while True:
+            await trio.lowlevel.wait_readable(self._fd)
+            try:
+                return os.read(self._fd, RECEIVE_BYTES)
+            except BlockingIOError:  # woken with nothing to read after all: wait again
+                continue
 
     def send_nowait(self, line: bytes) -> None:
         """Queue one complete line (with its newline). Never blocks; overflow closes."""

@@ -235,7 +235,6 @@ async def _read(h: House, client: Client, times: ReadTimes) -> None:
     """Read, frame and answer the client's lines until the connection closes."""
     c = h.config
     conn = client.conn
-    stream = conn.stream
     buf = LineBuffer(c.max_line)
     # This connection's share of the server: lines past the budget are read later, so a
     # flood costs the server at most ``lines_per_second`` lines of work (the rest waits in
@@ -243,7 +242,7 @@ async def _read(h: House, client: Client, times: ReadTimes) -> None:
     budget = TokenBucket(rate=c.lines_per_second, burst=c.line_burst)
     while not conn.closed:
         try:
-            data = await stream.receive_some(65536)
+            data = await conn.receive()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             conn.close("connection lost")
             return

@@ -1,6 +1,6 @@
 """The flusher: what every connection queued is written when the step that queued it ends
 (at the latest when the loop's pass ends), by no task; a slow client's rest goes to its
-own writer, whole and in order.
+own writer, whole and in order. And the read side: wait, then read once.
 
 Real TCP on 127.0.0.1 with small socket buffers, so the kernel takes only part of a burst.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import select
 import socket
 
+import pytest
 import trio
 
 from server.connection import Connection, Flusher
@@ -234,3 +235,39 @@ async def test_lines_written_are_counted_by_newline_after_a_partial_write() -> N
             assert conn.lines_sent == conn.lines_queued == len(lines) + extra
             assert len(written) == 1
             n.cancel_scope.cancel()
+
+
+async def test_a_read_waits_first_and_a_wake_with_nothing_to_read_waits_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Connection.receive`` waits for the socket and then reads once; woken with nothing
+    there (epoll may do that), it waits again instead of taking the empty socket for a
+    lost connection. Then the client's close is an empty read."""
+    with trio.fail_after(10):
+        server, client = await pair()
+        conn = Connection(server, conn_id=1)
+        real_wait = trio.lowlevel.wait_readable
+        woken_empty: list[int] = []
+
+        async def wakes_once_too_early(fd: int) -> None:
+            if not woken_empty:
+                woken_empty.append(fd)
+                await trio.lowlevel.checkpoint()  # "readable", but nothing has come yet
+                return
+            await real_wait(fd)
+
+        monkeypatch.setattr(trio.lowlevel, "wait_readable", wakes_once_too_early)
+        async with trio.open_nursery() as n:
+            got: list[bytes] = []
+
+            async def read() -> None:
+                got.append(await conn.receive())
+                got.append(await conn.receive())
+
+            n.start_soon(read)
+            await trio.testing.wait_all_tasks_blocked()
+            assert woken_empty and got == []
+            await client.send_all(b'{"type":"act"}\n')
+            await trio.testing.wait_all_tasks_blocked()
+            assert got == [b'{"type":"act"}\n']
+            await client.aclose()
+        assert got == [b'{"type":"act"}\n', b""]
+        await server.aclose()

@@ -39,6 +39,7 @@ from server.house import (
     TableVoid,
     Turn,
 )
+from server.inbox import Inbox
 from server.inputs import Logged, apply_logged
 from server.news import tournament_events
 from server.refusals import why_not_yours
@@ -60,7 +61,7 @@ class TableRunner:
     def __init__(self, house: House, table_id: int) -> None:
         self.house = house
         self.table_id = table_id
-        self.send, self.inbox = trio.open_memory_channel[TableCommand](INBOX_SIZE)
+        self.inbox = Inbox[TableCommand](INBOX_SIZE)
         self.turn: Turn | None = None
         self.last_hand_end = -math.inf
         self.away_until: float | None = None  # when everyone is sitting out: next deal
@@ -71,9 +72,7 @@ class TableRunner:
         self.alarm = Alarm()  # ``turn_clock``'s sleep
 
     def post_nowait(self, cmd: TableCommand) -> bool:
-        try:
-            self.send.send_nowait(cmd)
-        except trio.WouldBlock:
+        if not self.inbox.post(cmd):
             return False
         client = sender(cmd)
         if client is not None:
@@ -85,7 +84,7 @@ class TableRunner:
 
     async def receive(self) -> TableCommand:
         """The next command; it no longer counts against its connection's share."""
-        cmd = await self.inbox.receive()
+        cmd = await self.inbox.take()
         client = sender(cmd)
         if client is not None:
             left = self.queued.pop(client, 0) - 1
@@ -110,10 +109,7 @@ class TableRunner:
             await self.alarm.sleep_until(self.alarm_at)
             if trio.current_time() >= self.alarm_at:
                 self.alarm_at = math.inf
-                try:
-                    self.send.send_nowait(WAKE)
-                except trio.WouldBlock:
-                    pass  # a full inbox: the task sees the time before its next command
+                self.inbox.post(WAKE)  # if full, the task sees the time before its next command
 
     async def deal_hands(self) -> None:
         h = self.house

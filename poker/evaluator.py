@@ -74,6 +74,20 @@ _CATEGORY_SHIFT = 24
 _ACE = 12
 _FIVE = 3
 
+# The members as module names, and tables by category: on CPython 3.11 ``Category.FLUSH``
+# and ``Category(n)`` go through ``EnumType.__getattr__`` and ``__call__`` (about 50 ns and
+# 1 us), and a showdown names every shown hand (``server/outbound.made_hand``).
+_CATEGORIES: tuple[Category, ...] = tuple(Category)
+(_HIGH_CARD, _PAIR, _TWO_PAIR, _THREE_OF_A_KIND, _STRAIGHT, _FLUSH, _FULL_HOUSE, _FOUR_OF_A_KIND,
+ _STRAIGHT_FLUSH) = _CATEGORIES
+_MADE_SIZES: dict[Category, tuple[int, ...]] = {  # the groups that make the hand, largest first
+    _FOUR_OF_A_KIND: (4,), _FULL_HOUSE: (3, 2), _THREE_OF_A_KIND: (3,), _TWO_PAIR: (2, 2),
+    _PAIR: (2,), _HIGH_CARD: (),
+}
+_MADE_CARDS: dict[Category, int] = {  # the cards of the made part, before the kickers
+    _FOUR_OF_A_KIND: 4, _THREE_OF_A_KIND: 3, _TWO_PAIR: 4, _PAIR: 2, _HIGH_CARD: 1,
+}
+
 _BY_COUNT: dict[int, Callable[..., int]] = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
 
 
@@ -99,7 +113,7 @@ def strength(cards: Sequence[Card], _s: tuple[int, ...] = STRENGTH) -> int:
 
 def category_of(hand_strength: int) -> Category:
     """The category encoded in a strength, so hot loops can keep only the int."""
-    return Category(hand_strength >> _CATEGORY_SHIFT)
+    return _CATEGORIES[hand_strength >> _CATEGORY_SHIFT]
 
 
 @attrs.frozen(slots=True, kw_only=True)
@@ -122,23 +136,23 @@ class HandValue:
         """What a player reads: "Full house, kings full of sevens", "Straight, five high"."""
         r = [c >> 2 for c in self.best_five]
         cat = self.category
-        if cat is Category.STRAIGHT_FLUSH:
+        if cat is _STRAIGHT_FLUSH:
             if r[0] == _ACE:
                 return "Royal flush"
             return f"Straight flush, {RANK_NAMES[r[0]]} high"
-        if cat is Category.FOUR_OF_A_KIND:
+        if cat is _FOUR_OF_A_KIND:
             return f"Four of a kind, {RANK_PLURALS[r[0]]}"
-        if cat is Category.FULL_HOUSE:
+        if cat is _FULL_HOUSE:
             return f"Full house, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
-        if cat is Category.FLUSH:
+        if cat is _FLUSH:
             return f"Flush, {RANK_NAMES[r[0]]} high"
-        if cat is Category.STRAIGHT:
+        if cat is _STRAIGHT:
             return f"Straight, {RANK_NAMES[r[0]]} high"
-        if cat is Category.THREE_OF_A_KIND:
+        if cat is _THREE_OF_A_KIND:
             return f"Three of a kind, {RANK_PLURALS[r[0]]}"
-        if cat is Category.TWO_PAIR:
+        if cat is _TWO_PAIR:
             return f"Two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}"
-        if cat is Category.PAIR:
+        if cat is _PAIR:
             return f"Pair of {RANK_PLURALS[r[0]]}"
         return f"High card, {RANK_NAMES[r[0]]}"
 
@@ -149,14 +163,8 @@ class HandValue:
         nine and four", "Flush, ace high (A-J-9-6-3)". A straight or a full house has no
         kickers and reads as its name."""
         r = [c >> 2 for c in self.best_five]
-        made = {
-            Category.FOUR_OF_A_KIND: 4,
-            Category.THREE_OF_A_KIND: 3,
-            Category.TWO_PAIR: 4,
-            Category.PAIR: 2,
-            Category.HIGH_CARD: 1,
-        }.get(self.category)
-        if self.category is Category.FLUSH:
+        made = _MADE_CARDS.get(self.category)
+        if self.category is _FLUSH:
             return f"{self.name} ({'-'.join(RANKS[x] for x in r)})"
         if made is None:
             return self.name
@@ -208,39 +216,32 @@ def _best_five(cards: Sequence[Card], category: Category) -> tuple[Card, ...]:
     among equal-rank cards of different suits the higher card int is taken, just so the
     choice is stable (suits never change the strength).
     """
-    ordered = sorted(cards, reverse=True)
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[int, list[Card]] = {}
-    for c in ordered:
-        by_rank.setdefault(c >> 2, []).append(c)
-        by_suit.setdefault(c & 3, []).append(c)
-
-    if category in (Category.STRAIGHT_FLUSH, Category.FLUSH):
+    ordered = sorted(cards, reverse=True)  # high first: by rank, then by the card int
+    if category is _STRAIGHT_FLUSH or category is _FLUSH:
+        by_suit: dict[int, list[Card]] = {}
+        for c in ordered:
+            by_suit.setdefault(c & 3, []).append(c)
         suited = next(group for group in by_suit.values() if len(group) >= 5)
-        if category is Category.FLUSH:
+        if category is _FLUSH:
             return tuple(suited[:5])
         suited_by_rank = {c >> 2: [c] for c in suited}
         top = _straight_top(set(suited_by_rank))
         assert top is not None, "the strength said straight flush"
         return _straight_cards(suited_by_rank, top)
-    if category is Category.STRAIGHT:
+    by_rank: dict[int, list[Card]] = {}
+    for c in ordered:
+        by_rank.setdefault(c >> 2, []).append(c)
+    if category is _STRAIGHT:
         top = _straight_top(set(by_rank))
         assert top is not None, "the strength said straight"
         return _straight_cards(by_rank, top)
 
-    # Made part first: groups by (size, rank) descending, then kickers from what is left.
-    groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
-    sizes = {
-        Category.FOUR_OF_A_KIND: (4,),
-        Category.FULL_HOUSE: (3, 2),
-        Category.THREE_OF_A_KIND: (3,),
-        Category.TWO_PAIR: (2, 2),
-        Category.PAIR: (2,),
-        Category.HIGH_CARD: (),
-    }[category]
+    # Made part first: groups by size, larger first; the sort is stable, so groups of one
+    # size stay highest rank first, as ``ordered`` put them. Then the kickers, in order.
+    groups = sorted(by_rank.values(), key=len, reverse=True)
     made: list[Card] = []
-    for size, group in zip(sizes, groups, strict=False):
+    for size, group in zip(_MADE_SIZES[category], groups, strict=False):
         # A full house from two sets of trips takes the lower set as the pair.
         made.extend(group[:size])
-    rest = sorted((c for c in ordered if c not in made), reverse=True)
+    rest = [c for c in ordered if c not in made]
     return tuple(made + rest[: 5 - len(made)])

@@ -63,6 +63,7 @@ class BotLink:
         self.send_ch, self._receive_ch = trio.open_memory_channel[str](1000)
         self.closed = trio.Event()
         self.versioned = trio.Event()
+        self._drained = trio.Event()  # the writer has sent everything queued before the close
 
     def send(self, line: str) -> None:
         """Queue a line for the bot; a bot that stopped reading is dropped."""
@@ -92,10 +93,11 @@ class BotLink:
 
     async def _wait_closed(self, scope: trio.CancelScope) -> None:
         await self.closed.wait()
-        # Let the writer put what is queued on the wire (the final state) first.
+        # Let the writer put what is queued on the wire (the final state) first: until it
+        # has sent it, not until it has taken it (cancelled in its send, a program that
+        # connected after its hand had ended saw nothing of it).
         with trio.move_on_after(2):
-            while self._receive_ch.statistics().current_buffer_used:
-                await trio.sleep(0.01)
+            await self._drained.wait()
         scope.cancel()
 
     async def _writer(self, scope: trio.CancelScope) -> None:
@@ -117,6 +119,7 @@ class BotLink:
                     log.info("the bot's connection broke while sending")
                     scope.cancel()
                     return
+        self._drained.set()  # the channel was closed and everything in it is sent
 
     async def _reader(self, version_timeout: float) -> None:
         buffer = LineBuffer(MAX_LINE)

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 
-from client.acpc.bridge import Bridge
+from client.acpc.bridge import BotLink, Bridge
 from client.bot import Bot
 from poker import events as ev
 from tests.acpc.harness import RecordingServer, check_hands, tcp_player
@@ -117,3 +118,35 @@ async def test_short_stacks_side_pots_and_all_ins_before_the_river(autojump_cloc
         for key in totals:
             totals[key] += counts[key]
         assert seed < 120, totals
+
+
+async def test_a_line_queued_as_the_link_closes_still_reaches_the_program() -> None:
+    """A hand's last state is queued and the program's link closed in the same step (the
+    hand is over). The writer, handed the line directly, had not sent it when the close
+    saw an empty queue and cancelled it: a program whose seat was never asked to act (all
+    in from the blinds) saw nothing of its hand. Twenty links, as the order in which Trio
+    runs the two woken tasks varies."""
+
+    async def no_reply(link: BotLink, text: str) -> None:
+        pass
+
+    with trio.fail_after(30):
+        for i in range(20):
+            listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+            port = listeners[0].socket.getsockname()[1]
+            program = await trio.open_tcp_stream("127.0.0.1", port)
+            link = BotLink(await listeners[0].accept(), no_reply)
+            await listeners[0].aclose()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(link.run, 5.0)
+                await program.send_all(b"VERSION:2.0.0\r\n")
+                await link.versioned.wait()
+                await trio.testing.wait_all_tasks_blocked()
+                final = f"MATCHSTATE:0:{i}:cc/cc/cc/cc:Ks9h|QdQc/8d5c2s/7h/Jc"
+                link.send(final)
+                link.close()
+                got = b""
+                while data := await program.receive_some(1 << 16):
+                    got += data
+            assert got == (final + "\r\n").encode(), f"link {i}: the program got {got!r}"
+            await program.aclose()

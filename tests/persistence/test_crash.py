@@ -118,11 +118,12 @@ class Killer:
         return self.fired.is_set()
 
 
-async def wait_until(cond: Callable[[], bool], timeout: float, what: str) -> None:
+async def wait_until(cond: Callable[[], bool], timeout: float, what: str,
+                     why: Callable[[], str] = lambda: "") -> None:
     with trio.move_on_after(timeout) as scope:
         while not cond():
             await trio.sleep(0.05)
-    assert not scope.cancelled_caught, f"timed out waiting for {what}"
+    assert not scope.cancelled_caught, f"timed out waiting for {what}{why()}"
 
 
 async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
@@ -172,7 +173,11 @@ async def test_kill_9_at_every_phase_then_the_tournament_completes(tmp_path):
                 # Every bot is back before the next kill (on a loaded machine a quick kill
                 # could otherwise come before a slow bot's resume, and it would miss a run).
                 await wait_until(lambda before=before: all(b.sessions > n for b, n in zip(bots, before, strict=True)),
-                                 60, "every bot to resume")
+                                 60, "every bot to resume",
+                                 # Seen once in a clean-clone CI run (4 December): who, and the log.
+                                 lambda before=before, name=name: (
+                                     f": {[b.name for b, n in zip(bots, before, strict=True) if b.sessions <= n]} "
+                                     f"after kill {len(kills)} ({name}), finished {[b.finished for b in bots]}; the server's log:\n{server.last_log()[-4000:]}"))
             assert len(kills) >= MIN_KILLS, f"the tournament ended after only {len(kills)} kills: {kills}"
             assert REQUIRED <= covered, f"phases never caught: {REQUIRED - covered}; kills: {kills}"
             await wait_until(lambda: all(b.finished for b in bots), 150, "the tournament to finish")

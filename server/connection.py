@@ -72,7 +72,7 @@ class Flusher(trio.abc.Instrument):
         dirty = self._dirty
         self.passes += 1
         now, self._dirty = dirty[: self.PER_STEP], dirty[self.PER_STEP:]
-        woke = bool(self._dirty)  # the rest in the next pass, which must come at once
+        woke = bool(self._dirty)  # the rest at the next step's end or before the loop waits
         for conn in now:
             try:
                 woke = conn._flush_now() or woke

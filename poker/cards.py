@@ -12,7 +12,7 @@ deal and tests can inject a seeded ``random.Random``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 RANKS = "23456789TJQKA"
@@ -75,18 +75,32 @@ class RandomSource(Protocol):
 _STEPS = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
 
 
+def _draws_bits(rng: RandomSource) -> bool:
+    """Whether ``rng.randrange(n)`` is exactly "draw n.bit_length() bits until below n"
+    (``Random._randbelow_with_getrandbits``): so for ``random.Random`` and
+    ``secrets.SystemRandom``, not for a class with its own ``randrange``."""
+    kind = type(rng)
+    return (
+        getattr(kind, "randrange", None) is random.Random.randrange
+        and getattr(kind, "_randbelow", None) is _RANDBELOW_WITH_BITS
+    )
+
+
+def below(rng: RandomSource) -> Callable[[int], int]:
+    """``rng.randrange`` for a stop of 1 or more, the same draws: for the RNGs of
+    ``_draws_bits`` the ``_randbelow`` it calls, without its argument checks (half the
+    time of a draw; the seat draw and a breaking table's order make a few hundred)."""
+    if _draws_bits(rng):
+        return rng._randbelow  # type: ignore[attr-defined,no-any-return]
+    return rng.randrange
+
+
 def shuffled_deck(rng: RandomSource) -> list[Card]:
     """A new deck in random order (Fisher-Yates; each draw unbiased)."""
     deck = list(FULL_DECK)
-    kind = type(rng)
-    if (
-        getattr(kind, "randrange", None) is random.Random.randrange
-        and getattr(kind, "_randbelow", None) is _RANDBELOW_WITH_BITS
-    ):
-        # random.Random and secrets.SystemRandom: randrange(n) is exactly "draw
-        # n.bit_length() bits until below n" (Random._randbelow_with_getrandbits), done
-        # here without its two calls a draw: the same deck from the same RNG, a third of
-        # the time (bench/engine.py shuffles a deck a hand).
+    if _draws_bits(rng):
+        # randrange's draw done here without its two calls a draw: the same deck from the
+        # same RNG, a third of the time (bench/engine.py shuffles a deck a hand).
         bits = rng.getrandbits  # type: ignore[attr-defined]
         for i, k in _STEPS:
             j = bits(k)

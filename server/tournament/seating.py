@@ -37,7 +37,7 @@ from typing import NamedTuple, TypeVar
 
 import attrs
 
-from poker.cards import RandomSource
+from poker.cards import RandomSource, below
 from poker.table import Table
 
 from .errors import TournamentError
@@ -133,10 +133,11 @@ def table_count(players: int, seats_per_table: int) -> int:
 
 
 def shuffle(items: Sequence[T], rng: RandomSource) -> list[T]:
-    """Fisher-Yates with only ``randrange``, so ``secrets.SystemRandom`` works as the RNG."""
+    """Fisher-Yates with only ``randrange`` (``below``), so ``secrets.SystemRandom`` works as the RNG."""
     out = list(items)
+    draw = below(rng)
     for i in range(len(out) - 1, 0, -1):
-        j = rng.randrange(i + 1)
+        j = draw(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -144,7 +145,7 @@ def shuffle(items: Sequence[T], rng: RandomSource) -> list[T]:
 def choose(items: Sequence[T], rng: RandomSource) -> T:
     if not items:
         raise ValueError("nothing to choose from")
-    return items[rng.randrange(len(items))]
+    return items[below(rng)(len(items))]
 
 
 def arrival_seat(free: Sequence[int], at_once: Sequence[int], rng: RandomSource) -> int:

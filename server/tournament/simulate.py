@@ -95,23 +95,28 @@ def run_tournament(
     checks = most_busy = 0
     moves: list[PlayerMoved] = []
 
-    def check_chips(where: str) -> None:
+    def check_chips(hand: Hand | None = None, tid: int = 0) -> None:
         if t.total_chips() != t.chips_issued:
+            where = "at the end" if hand is None else f"after hand #{hand.hand_no} at table {tid}"
             raise ChipsNotConserved(
                 f"{where}: {t.total_chips()} chips instead of {t.chips_issued} "
                 f"(in play {t.chips_in_play()}, adjustment {t.adjustment})"
             )
 
+    order: list[int] = []  # the tables in a hand, in number order: sorted again when one changes
     while not t.finished:
         if len(hands) < len(t.tables):  # some table is between hands
             for tid in t.table_ids():
                 if tid not in hands and t.can_deal(tid, now):
                     hands[tid], dealt = t.begin_hand(tid, now)
                     events += dealt
-        most_busy = max(most_busy, len(hands))
+        if len(order) != len(hands):
+            order = sorted(hands)
+            most_busy = max(most_busy, len(hands))
         if not hands:
             raise RuntimeError(f"the simulation stalled: no table can deal ({t.why_not_deal(t.table_ids()[0], now)})")
-        for tid in sorted(hands):
+        ended = False
+        for tid in order:
             hand = hands[tid]
             legal = hand.legal_actions()
             if legal is not None:
@@ -119,20 +124,23 @@ def run_tournament(
             if not hand.is_over:
                 continue
             del hands[tid]
+            ended = True
             if out_dir is not None:
                 _write_history(out_dir, t, tid, hand)
             new = t.end_hand(tid, now)
             checks += 1
-            check_chips(f"after hand #{hand.hand_no} at table {tid}")
+            check_chips(hand, tid)
             if deadline_hands is not None and not t.deadline_passed and t.hands_dealt_at(tid) >= deadline_hands:
                 now = DEADLINE_AT
                 new += t.tick(now)
             if after_hand is not None:
                 after_hand(t, tid, hand, new)
             events += new
+        if ended:
+            order = sorted(hands)
         now += SECONDS_PER_ROUND
         events += t.tick(now)
-    check_chips("at the end")
+    check_chips()
     for e in events:
         if isinstance(e, PlayerMoved):
             moves.append(e)

@@ -183,3 +183,23 @@ def test_the_fast_shuffle_deals_what_randrange_deals_from_the_same_stream() -> N
         fast, plain = random.Random(seed), Plain(seed)
         assert shuffled_deck(fast) == shuffled_deck(plain), seed
         assert fast.getstate() == plain.getstate(), seed
+
+
+def test_below_draws_what_randrange_draws_and_leaves_the_stream_where_it_would() -> None:
+    """``below`` hands out ``random.Random``'s ``_randbelow`` (issue 29: the seat draw's
+    shuffles); the draws and the RNG's state after them must be randrange's, and an RNG
+    with its own ``randrange`` keeps it (the fair seat draw's ``DrawStream``)."""
+    from poker.cards import below
+
+    for seed in range(100):
+        fast, plain = random.Random(seed), random.Random(seed)
+        draw = below(fast)
+        stops = [1, 2, 3, 7, 9, 10, 52, 100, 2**40 + 3]
+        assert [draw(n) for n in stops] == [plain.randrange(n) for n in stops], seed
+        assert fast.getstate() == plain.getstate(), seed
+
+    class Own:
+        def randrange(self, stop: int, /) -> int:
+            return stop - 1
+
+    assert below(Own())(9) == 8

@@ -189,9 +189,10 @@ class Connection:
             self._wakeup.set()
             return True
         data = b"".join(self._queue)
-        # Newlines, not queue entries: after a partial write the rest is one entry holding
-        # many lines (counting entries made lines_sent fall behind, even below zero).
-        lines = data.count(b"\n")
+        # No send holds the lock, so every line queued and not yet sent is in the queue
+        # (not queue entries: after a partial write the rest is one entry holding many
+        # lines). Counting the newlines instead was 1.3% of the server's instructions.
+        lines = self.lines_queued - self.lines_sent
         sent = self._write_now(data)
         if sent is None:
             return True

@@ -310,7 +310,7 @@ class TableRunner:
         if refused is not None:
             reply_error(client, refused.code, refused.message, msg.id, path=refused.path)
             return False
-        used = trio.current_time() - turn.started
+        used = taken_at - turn.started
         bank = max(0.0, turn.bank - (used - turn.clock)) if used > turn.clock else h.players[turn.player_id].bank
         try:
             await self.apply(hand, turn.seat, Action(kind=ACTION_KINDS[msg.action], amount=msg.amount),

@@ -16,6 +16,7 @@ import trio
 import protocol.errors as E
 import protocol.messages as m
 from poker import events as ev
+from poker.actions import LegalActions
 from poker.cards import Card
 from poker.hand import Hand
 from poker.views import HandView, view_for
@@ -136,13 +137,15 @@ def _carried_in(hand: Hand) -> int:
     return first.carried_in if isinstance(first, ev.HandStarted) else 0
 
 
-def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
-    """The legal actions and the time left, to the player to act (if connected)."""
+def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn, legal: LegalActions | None = None) -> None:
+    """The legal actions and the time left, to the player to act (if connected).
+    ``legal``: the hand's legal actions when the caller has just asked for them."""
     ps = h.players[turn.player_id]
     if ps.client is None:
         return
-    legal = hand.legal_actions()
-    assert legal is not None
+    if legal is None:
+        legal = hand.legal_actions()
+        assert legal is not None
     left, bank = turn.left_ms(trio.current_time())
     ps.client.send_nowait(m.YourTurn(
         table=table_id, hand_no=hand.hand_no, seat=turn.seat, legal=outbound.legal(legal),

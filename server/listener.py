@@ -262,8 +262,8 @@ async def _read(h: House, client: Client, times: ReadTimes) -> None:
             times.line_started = None
         elif times.line_started is None:
             times.line_begun(now, c)
-        for line in lines:
-            if budget.take(trio.current_time()) > 0:
+        for i, line in enumerate(lines):
+            if budget.take(now if i == 0 else trio.current_time()) > 0:
                 # Out of budget: wait for a tenth of a second's worth (one wake-up per
                 # batch of lines, not per line, keeps even the waiting cheap). The
                 # wait is the server's, not the client's slowness: the deadlines move.

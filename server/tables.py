@@ -226,7 +226,7 @@ class TableRunner:
             legal = hand.legal_actions()
             assert legal is not None
             seat = legal.seat
-            player_id = h.tournament.table(self.table_id).seats[seat].player_id
+            player_id = table.seats[seat].player_id
             ps = h.players[player_id]
             if ps.sitting_out:
                 await self.apply(hand, seat, legal.timeout_action(), automatic=True)
@@ -238,7 +238,7 @@ class TableRunner:
                             clock=settings.action_clock, bank=ps.bank)
                 self.turn = turn
                 send_turn(h, self.table_id, hand, turn)
-                send_your_turn(h, self.table_id, hand, turn)
+                send_your_turn(h, self.table_id, hand, turn, legal)
             acted = await self.wait_for_action(hand, turn, turn.started + turn.clock)
             if not acted and turn.bank > 0 and table.hand is hand:
                 send_turn(h, self.table_id, hand, turn)  # the action clock ran out: the bank runs

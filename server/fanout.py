@@ -34,21 +34,29 @@ def table_clients(h: House, table_id: int) -> list[Client]:
     """Everyone who hears what happens at a table: its players (those on their way to it
     too: their snapshot shows the hand in play), then its watchers."""
     out = players_at(h, table_id)
-    out += watchers_of(h, table_id)
+    if h.viewers:
+        out += watchers_of(h, table_id)
     return out
 
 
 def players_at(h: House, table_id: int) -> list[Client]:
-    """The connections of a table's players, then of those on their way to it."""
+    """The connections of a table's players, then of those on their way to it. Plain
+    loops: asked twice per decision (the broadcast, and ``send_turn``)."""
     t = h.tournament
     table = t.tables.get(table_id)
     if table is None:
         return []
     players = h.players
-    out = [c for p in table.seats.values() if (c := players[p.player_id].client) is not None]
-    arriving = t.arrivals(table_id)
-    if arriving:
-        out += [c for player_id, _ in arriving if (c := players[player_id].client) is not None]
+    out: list[Client] = []
+    for p in table.seats.values():
+        c = players[p.player_id].client
+        if c is not None:
+            out.append(c)
+    if t.seating.incoming:
+        for player_id, _ in t.arrivals(table_id):
+            c = players[player_id].client
+            if c is not None:
+                out.append(c)
     return out
 
 
@@ -158,9 +166,10 @@ def send_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
     the turn starts, and again when the action clock has run out and the bank starts.
     Nothing is built when nobody there speaks version 2 (a table of version 1 bots: it
     was a few per cent of the server's time per decision)."""
-    clients = [c for c in table_clients(h, table_id) if c.version >= 2]
-    if not clients:
+    clients = table_clients(h, table_id)
+    if all(c.version < 2 for c in clients):
         return
+    clients = [c for c in clients if c.version >= 2]
     left, bank = turn.left_ms(trio.current_time())
     broadcast(h, m.Turn(table=table_id, hand_no=hand.hand_no, seat=turn.seat,
                         player_id=int(turn.player_id), deadline_ms=left, time_bank_ms=bank),

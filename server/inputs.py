@@ -20,6 +20,7 @@ import attrs
 
 from poker import events as ev
 from poker.actions import Action
+from poker.makers import maker
 from server.clients import PlayerState
 from server.tournament.errors import TournamentError
 from server.tournament.events import TournamentEvent
@@ -42,6 +43,10 @@ class Applied:
 
     news: list[TournamentEvent] = attrs.field(factory=list)
     hand_events: list[ev.Event] = attrs.field(factory=list)
+
+
+# Applied(news, hand_events) positionally (``poker.makers``): one per action.
+_applied = maker(Applied)
 
 
 def deal(table_id: int, *, now: float, deck: list[int], carry: int, draw: dict[str, Any]) -> Logged:
@@ -83,8 +88,8 @@ def apply_logged(t: Tournament, players: Mapping[str, PlayerState], inp: Logged)
         if table_id is None:
             raise TournamentError("an action needs a table")
         new = apply_act(t, table_id, p)
-        ps = players.get(t.table(table_id).seats[p["seat"]].player_id)
+        ps = players.get(t.tables[table_id].seats[p["seat"]].player_id)  # (the act found it)
         if ps is not None:
             ps.bank = p.get("bank", ps.bank)
-        return Applied(hand_events=new)
+        return _applied([], new)
     return Applied(news=apply_input(t, kind, table_id, p))

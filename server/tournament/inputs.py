@@ -30,6 +30,7 @@ import attrs
 
 from poker.actions import ACTION_KINDS, Action
 from poker.events import Event
+from poker.makers import maker
 
 from .director import Director
 from .errors import TournamentError
@@ -110,10 +111,16 @@ OPS: dict[str, DirectorOp] = {
 DIRECTOR_OPS = tuple(OPS)
 
 
+# Action(kind, amount) positionally (``poker.makers``): every action of the night is
+# rebuilt from its logged payload here, live and at replay.
+_action = maker(Action)
+
+
 def _need(p: Mapping[str, Any], what: str, *names: str) -> None:
-    missing = [n for n in names if n not in p]
-    if missing:
-        raise TournamentError(f"{what} has no {', '.join(missing)}")
+    for name in names:  # (a loop that builds nothing when all are there: once per action)
+        if name not in p:
+            missing = [n for n in names if n not in p]
+            raise TournamentError(f"{what} has no {', '.join(missing)}")
 
 
 def apply_director(t: Tournament, p: Mapping[str, Any]) -> Events:
@@ -138,7 +145,7 @@ def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> list[Event]
         kind = ACTION_KINDS[p["kind"]]
     except (KeyError, TypeError):
         raise TournamentError(f"unknown action {p['kind']!r}") from None
-    return hand.act(p["seat"], Action(kind=kind, amount=p["amount"]), automatic=bool(p["automatic"]))
+    return hand.act(p["seat"], _action(kind, p["amount"]), automatic=bool(p["automatic"]))
 
 
 def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, Any]) -> Events:

@@ -11,6 +11,8 @@ import enum
 
 import attrs
 
+from poker.makers import maker
+
 
 class Ruleset(enum.StrEnum):
     """How big a raise must be (interpretation section 4)."""
@@ -86,6 +88,10 @@ _FOLD = Action(kind=ActionKind.FOLD)
 _CHECK = Action(kind=ActionKind.CHECK)
 _CALL = Action(kind=ActionKind.CALL)
 _ALL_IN = Action(kind=ActionKind.ALL_IN)
+
+# Action(kind, amount) through ``poker.makers``: the server builds one per decision from
+# the player's message and again from its logged payload (the one input path).
+make_action = maker(Action)
 
 
 @attrs.frozen(kw_only=True)

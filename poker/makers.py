@@ -8,9 +8,14 @@ descriptors directly, in field order, at about half the cost (``bench/engine.py`
 
 The records are the same class, equal to what the class's own constructor gives, and still
 frozen; other callers keep using the classes as before, but for the tournament's own
-records built by the hundred (``server/tournament/events.py``, ``standings.py``). ``maker`` refuses a
-class whose constructor does more than store its fields (validators, converters, factories,
-``__attrs_post_init__``), because those would be skipped.
+records built by the hundred (``server/tournament/events.py``, ``standings.py``) and the
+server's records and messages of every decision (``Action``, ``Location``, ``TableAct``,
+``Logged``, ``Applied``; ``action``, ``legal`` and ``your_turn`` in ``server/outbound.py``:
+9% of the server's instructions per decision went to attrs' constructors there). Called
+with keywords it names every field, so a field left out is an error. ``maker`` refuses a
+class whose constructor does more than store its fields (validators, converters,
+``__attrs_post_init__``), because those would be skipped; a default (a factory too) is not
+applied, so every field is passed.
 """
 
 from __future__ import annotations

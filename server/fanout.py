@@ -155,9 +155,9 @@ def send_your_turn(h: House, table_id: int, hand: Hand, turn: Turn, legal: Legal
         legal = hand.legal_actions()
         assert legal is not None
     left, bank = turn.left_ms(trio.current_time())
-    ps.client.send_nowait(m.YourTurn(
+    ps.client.send_nowait(outbound.your_turn(
         table=table_id, hand_no=hand.hand_no, seat=turn.seat, legal=outbound.legal(legal),
-        deadline_ms=left, time_bank_ms=bank,
+        deadline_ms=left, time_bank_ms=bank, seq=None,
     ))
 
 

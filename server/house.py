@@ -21,6 +21,7 @@ import trio
 import protocol.messages as m
 from poker.events import Event
 from poker.hand import Hand
+from poker.makers import maker
 from protocol import names
 from server.clients import Client, PlayerState
 from server.config import ServerConfig
@@ -31,6 +32,7 @@ from server.journal import Journal
 from server.metrics import Metrics
 from server.ratelimit import Doorman
 from server.store import Store
+from server.tournament.seating import make_location
 from server.tournament.tournament import Location, Phase, Tournament
 
 SOFTWARE = "hickory-server 0.1.0"
@@ -64,6 +66,10 @@ class TableAct:
     msg: m.Act
     player_id: str
     client: Client
+
+
+# TableAct(msg, player_id, client) through ``poker.makers``: one per action.
+make_table_act = maker(TableAct)
 
 
 @attrs.frozen
@@ -264,7 +270,7 @@ class House:
         if table is not None:
             seat = table.seat_of(player_id)
             if seat is not None:
-                return Location(table_id=table.table_id, seat=seat, on_the_way=False)
+                return make_location(table.table_id, seat, False)
         loc = t.location(player_id)
         if loc is not None and not loc.on_the_way:
             self._where[player_id] = loc.table_id

@@ -45,7 +45,9 @@ class Applied:
     hand_events: list[ev.Event] = attrs.field(factory=list)
 
 
-# Applied(news, hand_events) positionally (``poker.makers``): one per action.
+# Logged(kind, table_id, payload) and Applied(news, hand_events) through ``poker.makers``:
+# one of each per action.
+_logged = maker(Logged)
 _applied = maker(Applied)
 
 
@@ -57,7 +59,7 @@ def deal(table_id: int, *, now: float, deck: list[int], carry: int, draw: dict[s
 
 def act(table_id: int, seat: int, action: Action, *, automatic: bool, now: float, bank: float) -> Logged:
     """An action, with the acting player's time bank after it (what the replay restores)."""
-    return Logged("act", table_id, {"seat": seat, "kind": action.kind.value, "amount": action.amount,
+    return _logged("act", table_id, {"seat": seat, "kind": action.kind.value, "amount": action.amount,
                                     "automatic": automatic, "now": now, "bank": bank})
 
 

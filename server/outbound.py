@@ -15,6 +15,7 @@ from poker import events as ev
 from poker.actions import LegalActions
 from poker.cards import Card, card_str
 from poker.evaluator import evaluate
+from poker.makers import maker
 from poker.views import HandView
 from server.tournament.standings import Standing
 
@@ -28,8 +29,17 @@ def pid(player_id: str) -> int:
     return int(player_id)
 
 
+# The messages of every decision, through ``poker.makers``: each field set through its
+# slot, without attrs' keyword parsing and a bound ``object.__setattr__`` per field (about
+# half the cost). Called with keywords, every field named (``seq`` too), so a change in the
+# classes' field order changes nothing and a field left out is an error.
+_legal = maker(m.Legal)
+_action = maker(m.Action)
+your_turn = maker(m.YourTurn)
+
+
 def legal(legal: LegalActions) -> m.Legal:
-    return m.Legal(
+    return _legal(
         fold=legal.fold, check=legal.check, call=legal.call,
         min_raise_to=legal.min_raise_to, max_raise_to=legal.max_raise_to,
         stack=legal.stack, all_in_to=legal.bet + legal.stack,
@@ -80,9 +90,10 @@ def hand_event(
     if isinstance(event, ev.HoleCardsDealt):
         return m.HoleCards(table=table, hand_no=hand_no, seat=event.seat, cards=cards(event.cards))
     if isinstance(event, ev.ActionTaken):
-        return m.Action(
+        return _action(
             table=table, hand_no=hand_no, seat=event.seat, action=event.action.value,
             amount=event.amount, to=event.to, all_in=event.all_in, automatic=event.automatic,
+            seq=None,
         )
     if isinstance(event, ev.BoardDealt):
         street: Literal["flop", "turn", "river"] = event.street.value  # type: ignore[assignment]

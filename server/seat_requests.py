@@ -15,7 +15,7 @@ import protocol.errors as E
 import protocol.messages as m
 from protocol.errors import ProtocolError
 from server.clients import Client
-from server.house import House, TableAct, TableCommand, TableHandle, TableImBack, TableSitOut
+from server.house import House, TableCommand, TableHandle, TableImBack, TableSitOut, make_table_act
 from server.inputs import Logged, apply_logged
 from server.news import tournament_events
 from server.queries import spend
@@ -52,7 +52,7 @@ async def act(h: House, client: Client, msg: m.Act) -> None:
                                 sitting_out=h.players[client.player_id].sitting_out)
         if refused is not None:
             raise ProtocolError(refused.code, refused.message, refused.path)
-    _post(h, client, runner, TableAct(msg=msg, player_id=client.player_id, client=client))
+    _post(h, client, runner, make_table_act(msg, client.player_id, client))
 
 
 async def reenter(h: House, client: Client, msg: m.Reenter) -> None:

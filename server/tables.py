@@ -16,7 +16,7 @@ import trio
 
 import protocol.errors as E
 import protocol.messages as m
-from poker.actions import ACTION_KINDS, Action, IllegalAction
+from poker.actions import ACTION_KINDS, Action, IllegalAction, make_action
 from poker.hand import Hand
 from server import inputs
 from server.alarm import Alarm
@@ -313,7 +313,7 @@ class TableRunner:
         used = taken_at - turn.started
         bank = max(0.0, turn.bank - (used - turn.clock)) if used > turn.clock else h.players[turn.player_id].bank
         try:
-            await self.apply(hand, turn.seat, Action(kind=ACTION_KINDS[msg.action], amount=msg.amount),
+            await self.apply(hand, turn.seat, make_action(ACTION_KINDS[msg.action], msg.amount),
                              automatic=False, bank=bank)
         except IllegalAction as exc:
             code = exc.code if exc.code != "hand_over" else E.STALE_HAND

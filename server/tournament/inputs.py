@@ -28,9 +28,8 @@ from typing import Any
 
 import attrs
 
-from poker.actions import ACTION_KINDS, Action
+from poker.actions import ACTION_KINDS, make_action
 from poker.events import Event
-from poker.makers import maker
 
 from .director import Director
 from .errors import TournamentError
@@ -111,11 +110,6 @@ OPS: dict[str, DirectorOp] = {
 DIRECTOR_OPS = tuple(OPS)
 
 
-# Action(kind, amount) positionally (``poker.makers``): every action of the night is
-# rebuilt from its logged payload here, live and at replay.
-_action = maker(Action)
-
-
 def _need(p: Mapping[str, Any], what: str, *names: str) -> None:
     for name in names:  # (a loop that builds nothing when all are there: once per action)
         if name not in p:
@@ -145,7 +139,7 @@ def apply_act(t: Tournament, table_id: int, p: Mapping[str, Any]) -> list[Event]
         kind = ACTION_KINDS[p["kind"]]
     except (KeyError, TypeError):
         raise TournamentError(f"unknown action {p['kind']!r}") from None
-    return hand.act(p["seat"], _action(kind, p["amount"]), automatic=bool(p["automatic"]))
+    return hand.act(p["seat"], make_action(kind, p["amount"]), automatic=bool(p["automatic"]))
 
 
 def apply_input(t: Tournament, kind: str, table_id: int | None, p: Mapping[str, Any]) -> Events:

@@ -38,6 +38,7 @@ from typing import NamedTuple, TypeVar
 import attrs
 
 from poker.cards import RandomSource, below
+from poker.makers import maker
 from poker.table import Table
 
 from .errors import TournamentError
@@ -181,6 +182,11 @@ class Location:
     on_the_way: bool  # on the way to this table: sits when its hand ends
 
 
+# Location(table_id, seat, on_the_way) through ``poker.makers``: the server locates the
+# player behind every action (``House.locate``).
+make_location = maker(Location)
+
+
 @attrs.define(kw_only=True)
 class Arrival:
     """A player moved to a table that was in a hand: the seat is theirs, they sit at its end."""
@@ -218,7 +224,7 @@ class Seating:
         for tid, table in self.tables.items():
             seat = table.seat_of(player_id)
             if seat is not None:
-                return Location(table_id=tid, seat=seat, on_the_way=False)
+                return make_location(tid, seat, False)
         for tid, arrivals in self.incoming.items():
             for a in arrivals:
                 if a.player_id == player_id:

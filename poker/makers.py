@@ -11,7 +11,7 @@ frozen; other callers keep using the classes as before, but for the tournament's
 records built by the hundred (``server/tournament/events.py``, ``standings.py``) and the
 server's records and messages of every decision (``Action``, ``Location``, ``TableAct``,
 ``Logged``, ``Applied``; ``action``, ``legal`` and ``your_turn`` in ``server/outbound.py``:
-9% of the server's instructions per decision went to attrs' constructors there). Called
+about 4% of the server's instructions per decision went to attrs' constructors there). Called
 with keywords it names every field, so a field left out is an error. ``maker`` refuses a
 class whose constructor does more than store its fields (validators, converters,
 ``__attrs_post_init__``), because those would be skipped; a default (a factory too) is not

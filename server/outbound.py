@@ -64,6 +64,13 @@ def hand_event(
     ``shown`` gives a seat's cards if they have been shown (else None) and ``board`` the
     board: with them a showdown and an award name the five cards that play and the kickers.
     """
+    # The commonest first: an action is every decision's event.
+    if isinstance(event, ev.ActionTaken):
+        return _action(
+            table=table, hand_no=hand_no, seat=event.seat, action=event.action.value,
+            amount=event.amount, to=event.to, all_in=event.all_in, automatic=event.automatic,
+            seq=None,
+        )
     if isinstance(event, ev.HandStarted):
         # A big-blind ante leaves the big blind's stack before the blinds: the stacks sent
         # are after it, so a client of any version adds up (the ante is in the pots).
@@ -89,12 +96,6 @@ def hand_event(
         )
     if isinstance(event, ev.HoleCardsDealt):
         return m.HoleCards(table=table, hand_no=hand_no, seat=event.seat, cards=cards(event.cards))
-    if isinstance(event, ev.ActionTaken):
-        return _action(
-            table=table, hand_no=hand_no, seat=event.seat, action=event.action.value,
-            amount=event.amount, to=event.to, all_in=event.all_in, automatic=event.automatic,
-            seq=None,
-        )
     if isinstance(event, ev.BoardDealt):
         street: Literal["flop", "turn", "river"] = event.street.value  # type: ignore[assignment]
         return m.Board(

@@ -8,6 +8,7 @@ other players' cards only where they were shown.
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -18,6 +19,7 @@ import protocol.messages as m
 from poker import events as ev
 from poker.actions import ActionKind
 from poker.cards import card_str, parse_card
+from server.store import row_json
 
 _TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
@@ -37,18 +39,27 @@ def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
+_FIELDS: dict[type[Any], tuple[str, ...]] = {}  # each event class's field names, in order
+
+
 def event_to_json(event: ev.Event) -> str:
-    data: dict[str, Any] = {"type": type(event).__name__}
-    for field in attrs.fields(type(event)):
-        value = getattr(event, field.name)
-        if field.name in _CARD_FIELDS:
+    """The stored row of an event (a hand's events are stored as they happen: a few per
+    action, so the field names are looked up once per class)."""
+    cls = type(event)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name in names:
+        value = getattr(event, name)
+        if name in _CARD_FIELDS:
             value = [card_str(c) for c in value]
         elif isinstance(value, tuple):
             value = _lists(value)
-        elif hasattr(value, "value"):
+        elif isinstance(value, enum.Enum):
             value = value.value
-        data[field.name] = value
-    return json.dumps(data, separators=(",", ":"))
+        data[name] = value
+    return row_json(data)
 
 
 def event_from_json(text: str) -> ev.Event:

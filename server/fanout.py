@@ -166,10 +166,9 @@ def send_turn(h: House, table_id: int, hand: Hand, turn: Turn) -> None:
     the turn starts, and again when the action clock has run out and the bank starts.
     Nothing is built when nobody there speaks version 2 (a table of version 1 bots: it
     was a few per cent of the server's time per decision)."""
-    clients = table_clients(h, table_id)
-    if all(c.version < 2 for c in clients):
+    clients = [c for c in table_clients(h, table_id) if c.version >= 2]
+    if not clients:
         return
-    clients = [c for c in clients if c.version >= 2]
     left, bank = turn.left_ms(trio.current_time())
     broadcast(h, m.Turn(table=table_id, hand_no=hand.hand_no, seat=turn.seat,
                         player_id=int(turn.player_id), deadline_ms=left, time_bank_ms=bank),

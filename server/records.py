@@ -8,9 +8,8 @@ other players' cards only where they were shown.
 
 from __future__ import annotations
 
-import enum
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -18,7 +17,7 @@ import attrs
 import protocol.messages as m
 from poker import events as ev
 from poker.actions import ActionKind
-from poker.cards import card_str, parse_card
+from poker.cards import FULL_DECK, card_str, parse_card
 from server.store import row_json
 
 _TYPES: dict[str, type[Any]] = {
@@ -31,35 +30,40 @@ _TYPES: dict[str, type[Any]] = {
 _CARD_FIELDS = {"cards", "board"}
 
 
-def _lists(value: Any) -> Any:
-    return [_lists(v) for v in value] if isinstance(value, tuple) else value
-
-
 def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
-_FIELDS: dict[type[Any], tuple[str, ...]] = {}  # each event class's field names, in order
+_CARD_TEXT = tuple(card_str(c) for c in FULL_DECK)
+
+
+def _encoder(cls: type[Any]) -> Callable[[Any], str]:
+    """The function writing an event of ``cls`` as its stored row: one dict display of its
+    fields in order, cards as text, handed to ``row_json`` (a tuple is written as a JSON
+    array and an event's enums are ``StrEnum``s, written as their value; a field of another
+    type JSON has no word for fails loudly, as ``json.dumps`` does). Generated once per
+    class, like ``poker.makers``: a hand stores a few events per action."""
+    items = [f'"type": {cls.__name__!r}']
+    for f in attrs.fields(cls):
+        value = f"[_text[c] for c in e.{f.name}]" if f.name in _CARD_FIELDS else f"e.{f.name}"
+        items.append(f"{f.name!r}: {value}")
+    namespace: dict[str, Any] = {"_row_json": row_json, "_text": _CARD_TEXT}
+    source = f"def encode(e):\n    return _row_json({{{', '.join(items)}}})\n"
+    exec(source, namespace)  # noqa: S102 (generated from the field names above)
+    encode: Callable[[Any], str] = namespace["encode"]
+    return encode
+
+
+_ENCODERS: dict[type[Any], Callable[[Any], str]] = {}
 
 
 def event_to_json(event: ev.Event) -> str:
-    """The stored row of an event (a hand's events are stored as they happen: a few per
-    action, so the field names are looked up once per class)."""
-    cls = type(event)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
-    data: dict[str, Any] = {"type": cls.__name__}
-    for name in names:
-        value = getattr(event, name)
-        if name in _CARD_FIELDS:
-            value = [card_str(c) for c in value]
-        elif isinstance(value, tuple):
-            value = _lists(value)
-        elif isinstance(value, enum.Enum):
-            value = value.value
-        data[name] = value
-    return row_json(data)
+    """The stored row of an event: its hash goes into the fairness chain, so the text is
+    fixed (``tests/persistence/test_records.py`` holds it to a plain ``json.dumps``)."""
+    encode = _ENCODERS.get(type(event))
+    if encode is None:
+        encode = _ENCODERS[type(event)] = _encoder(type(event))
+    return encode(event)
 
 
 def event_from_json(text: str) -> ev.Event:

@@ -22,6 +22,7 @@ Design (see docs/architecture.md, "Persistence"):
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +96,27 @@ class StoreError(Exception):
     """The database cannot be used: a clear message for the host, the file left untouched."""
 
 
-row_json: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
+def _row_json() -> Callable[[Any], str]:
+    encoder = json.JSONEncoder(separators=(",", ":"))
+    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if c_make_encoder is None:  # an interpreter without the C accelerator
+        return encoder.encode
+    # What ``encoder.encode`` builds on every call (``JSONEncoder.iterencode``: the C
+    # encoder, a float formatter, a dict for the circular check), built once. A row is
+    # never circular (a circular value would end in RecursionError instead of ValueError).
+    chunks = c_make_encoder(None, encoder.default, json.encoder.encode_basestring_ascii, None,
+                            ":", ",", False, False, True)
+
+    def row_json(value: Any) -> str:
+        return "".join(chunks(value, 0))
+
+    return row_json
+
+
+row_json: Callable[[Any], str] = _row_json()
 """A stored row's JSON text: exactly ``json.dumps(value, separators=(",", ":"))``, without
-building an encoder per row (``json.dumps`` does, for any argument but the value: three
-rows per action)."""
+building an encoder per row (``json.dumps`` builds one for any argument but the value, and
+``JSONEncoder.encode`` its C encoder: three rows per action)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -237,18 +256,39 @@ def statements(records: list[Record]) -> list[tuple[str, tuple[Any, ...]]]:
     commit before its next change."""
     groups: dict[str, list[tuple[Any, ...]]] = {}
     for r in records:
-        groups.setdefault(r.sql, []).append(r.params)
+        rows = groups.get(r.sql)
+        if rows is None:
+            groups[r.sql] = [r.params]
+        else:
+            rows.append(r.params)
     out: list[tuple[str, tuple[Any, ...]]] = []
     for sql, rows in groups.items():
-        match = _VALUES.match(sql)
-        if match is None or len(rows) == 1:
+        if len(rows) == 1:
+            out.append((sql, rows[0]))
+            continue
+        if _values_of(sql) is None:
             out += [(sql, params) for params in rows]
             continue
-        head, one = match.groups()
         for i in range(0, len(rows), ROWS_PER_STATEMENT):
             chunk = rows[i:i + ROWS_PER_STATEMENT]
-            out.append((head + ", ".join([one] * len(chunk)), tuple(x for params in chunk for x in params)))
+            out.append((_rows_sql(sql, len(chunk)), tuple(chain.from_iterable(chunk))))
     return out
+
+
+@functools.cache
+def _values_of(sql: str) -> tuple[str, str] | None:
+    """``INSERT ... VALUES `` and its ``(?, ..)``, or None for a statement of another kind
+    (a commit's statements are a few fixed texts: worked out once each)."""
+    match = _VALUES.match(sql)
+    return None if match is None else (match[1], match[2])
+
+
+@functools.cache
+def _rows_sql(sql: str, rows: int) -> str:
+    """``sql`` (an ``INSERT ... VALUES (?, ..)``) for ``rows`` rows in one statement."""
+    values = _values_of(sql)
+    assert values is not None
+    return values[0] + ", ".join([values[1]] * rows)
 
 
 CHECKPOINT_COMMITS = 250
@@ -259,22 +299,34 @@ in the event loop, with two syncs. The writer thread checkpoints instead."""
 
 class Ticket:
     """A submitted batch; ``await ticket.wait()`` returns once it is committed (with FULL,
-    once the commit is flushed to the disk)."""
+    once the commit is flushed to the disk). Most tickets are released before anyone waits
+    (NORMAL: committed in the step that asked), so the event to wait on is made only for a
+    wait that has to."""
+
+    __slots__ = ("done", "error", "_event")
 
     def __init__(self) -> None:
-        self._done = trio.Event()
+        self.done = False
         self.error: str | None = None
+        self._event: trio.Event | None = None
+
+    def release(self) -> None:
+        self.done = True
+        if self._event is not None:
+            self._event.set()
 
     async def wait(self) -> None:
-        if not self._done.is_set():  # (committed in this step, as with NORMAL: no second yield)
-            await self._done.wait()
+        if not self.done:
+            if self._event is None:
+                self._event = trio.Event()
+            await self._event.wait()
         if self.error is not None:
             raise StoreError(self.error)
 
 
 def _release(tickets: list[Ticket]) -> None:
     for ticket in tickets:
-        ticket._done.set()
+        ticket.release()
 
 
 Batch = list[tuple[list[Record], Ticket]]
@@ -382,11 +434,11 @@ class Store:
         ticket = Ticket()
         if self.failed is not None:
             ticket.error = self.failed
-            ticket._done.set()
+            ticket.release()
             return ticket
         if self._thread is None:  # not started (tools, tests): write synchronously
             self._write_batch([(records, ticket)])
-            ticket._done.set()
+            ticket.release()
             return ticket
         self._pending.append((records, ticket))
         if not self._committing:  # nobody commits at the end of this step: commit now

@@ -3,12 +3,14 @@ event loop commits, the writer thread flushes (FULL) and checkpoints; one commit
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
 import trio
 
 import server.store as store_module
@@ -256,3 +258,21 @@ async def test_rows_given_after_rows_handed_to_the_thread_are_stored_after_them(
     finally:
         store.close()
     assert [r[3] for r in dump(tmp_path / "t.db")["inputs"]] == ['{"n":1}', '{"n":2}']
+
+
+def test_a_rows_json_is_exactly_what_json_dumps_writes() -> None:
+    """Stored texts are hashed into the fairness chain and compared after a restart, so the
+    encoder built once must write byte for byte what ``json.dumps`` writes, and fail as it
+    fails."""
+    rng = random.Random(11)
+    pieces: list[object] = [None, True, False, 0, -1, 10**12, 2**70, -(2**64), 0.0, -0.0, 60.0, 1e16, 1e-05,
+                            19.943130985979224, 1.5e300, 5e-324, float("nan"), float("inf"), "", "plain",
+                            'quote " and \\ back', "tab\tnew\nline", "é ü 日本 \U0001f0a1", "\x00\x1f\u2028"]
+    values: list[object] = [*pieces, list(pieces), {"k": pieces, "n": {"deep": [[1, [2, [3]]]]}}, (1, (2, 3))]
+    for _ in range(300):
+        values.append({rng.choice(["a", "seat", "é", "now"]) + str(i): rng.choice(pieces) for i in range(rng.randrange(6))})
+    for value in values:
+        assert store_module.row_json(value) == json.dumps(value, separators=(",", ":")), value
+    for bad in ({1j: 1}, {"x": object()}, {"x": {1, 2}}):
+        with pytest.raises(TypeError):
+            store_module.row_json(bad)

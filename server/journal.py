@@ -24,7 +24,7 @@ import trio
 from poker import events as ev
 from poker.hand import Hand
 from server.records import event_to_json
-from server.store import Record, Store, StoreError, input_record, meta_record
+from server.store import Record, Store, StoreError, input_record, make_record, meta_record
 from server.tournament import events as tev
 
 
@@ -114,7 +114,7 @@ class Journal:
             return []
         base = len(hand.events) - len(events)
         return [
-            Record(sql=HAND_EVENT_SQL, params=(hand.hand_no, base + i, event_to_json(e)))
+            make_record(sql=HAND_EVENT_SQL, params=(hand.hand_no, base + i, event_to_json(e)))
             for i, e in enumerate(events)
         ]
 

@@ -39,6 +39,8 @@ from typing import Any
 import attrs
 import trio
 
+from poker.makers import maker
+
 log = logging.getLogger("hickory.store")
 
 APPLICATION_ID = 0x4869636B  # "Hick": marks the file as ours
@@ -127,11 +129,15 @@ class Record:
     params: tuple[Any, ...]
 
 
+make_record: Callable[..., Record] = maker(Record)
+"""``Record(sql, params)`` without attrs' checks, for the rows of every action
+(``poker.makers``)."""
+
+INPUT_SQL = "INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)"
+
+
 def input_record(kind: str, payload: dict[str, Any], table_id: int | None = None) -> Record:
-    return Record(
-        sql="INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)",
-        params=(kind, table_id, row_json(payload)),
-    )
+    return make_record(sql=INPUT_SQL, params=(kind, table_id, row_json(payload)))
 
 
 def open_connection(path: Path, *, create: bool) -> sqlite3.Connection:
@@ -461,7 +467,8 @@ class Store:
             finally:
                 self._committing = False
             self._commit_pending()
-        await ticket.wait()
+        if not ticket.done or ticket.error is not None:  # (NORMAL: stored already, no wait)
+            await ticket.wait()
 
     def write_now(self, records: list[Record]) -> None:
         """Synchronous write for start-up and tools (no event loop involved)."""

@@ -42,7 +42,7 @@ from poker.policy import random_action  # noqa: E402
 from protocol.codec import encode  # noqa: E402
 from server.fairness import FairDealer, commit_message, seeds_message  # noqa: E402
 from server.records import event_to_json  # noqa: E402
-from server.store import Record  # noqa: E402
+from server.rows import Record  # noqa: E402
 
 
 def play(deck: list[int], players: int, rng: random.Random) -> Hand:

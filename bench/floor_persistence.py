@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
+from server import rows as rows_module  # noqa: E402
 from server import store as store_module  # noqa: E402
 
 Commit = list[tuple[str, tuple[Any, ...]]]
@@ -89,8 +90,8 @@ def replay(directory: Path, commits: list[Commit]) -> float:
 
         checkpoint()
         wal = os.open(f"{path}-wal", os.O_RDONLY)
-        statements = store_module.statements
-        records = [[store_module.Record(sql=sql, params=params) for sql, params in c] for c in commits]
+        statements = rows_module.statements
+        records = [[rows_module.Record(sql=sql, params=params) for sql, params in c] for c in commits]
         start = time.perf_counter()
         for i, rows in enumerate(records, start=1):
             conn.execute("BEGIN IMMEDIATE")

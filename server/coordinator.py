@@ -18,8 +18,8 @@ from server.fanout import announce_all, broadcast, send_snapshots
 from server.house import House
 from server.memory import freeze_long_lived
 from server.news import tournament_events
+from server.rows import meta_record
 from server.snapshots import lobby_picture, snapshot_for
-from server.store import meta_record
 from server.tables import start_tables, wake_idle_tables
 from server.tournament.tournament import Phase
 from server.watching import watch_first_table

@@ -41,7 +41,7 @@ from server.fairness import (
 )
 from server.fanout import broadcast, table_clients
 from server.house import House
-from server.store import Record
+from server.rows import Record
 
 log = logging.getLogger("hickory.server")
 

@@ -41,7 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``hickory-server director-secret``: replace the director's secret and print it."""
-    from server.store import Store, StoreError, meta_record
+    from server.rows import meta_record
+    from server.store import Store, StoreError
 
     if not Path(args.db).exists():
         print(f"hickory-server: {args.db} does not exist", file=sys.stderr)

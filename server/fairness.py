@@ -32,7 +32,7 @@ from poker.events import Event
 from server.clients import Client
 from server.journal import hand_event_texts
 from server.records import event_to_json
-from server.store import Record
+from server.rows import Record
 
 REVEAL_BATCH = 100
 """Draws per ``reveal`` line: about 20 KB, well under any line limit."""

@@ -24,7 +24,8 @@ import trio
 from poker import events as ev
 from poker.hand import Hand
 from server.records import event_to_json
-from server.store import Record, Store, StoreError, input_record, make_record, meta_record
+from server.rows import Record, input_record, make_record, meta_record
+from server.store import Store, StoreError
 from server.tournament import events as tev
 
 

@@ -18,7 +18,7 @@ import protocol.messages as m
 from poker import events as ev
 from poker.actions import ActionKind
 from poker.cards import FULL_DECK, card_str, parse_card
-from server.store import row_json
+from server.rows import row_json
 
 _TYPES: dict[str, type[Any]] = {
     cls.__name__: cls

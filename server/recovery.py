@@ -29,7 +29,8 @@ from server.fairness import replay_input
 from server.house import House
 from server.inputs import Logged, apply_logged
 from server.journal import audit_record, hand_voided_record, wall_clock
-from server.store import Store, StoreError, meta_record
+from server.rows import meta_record
+from server.store import Store, StoreError
 from server.tournament.errors import TournamentError
 
 log = logging.getLogger("hickory.recovery")

@@ -32,7 +32,8 @@ from server.config import ServerConfig
 from server.house import House
 from server.records import event_from_json
 from server.recovery import read_set_aside, replay_all, resume_clock, stored_config
-from server.store import SCHEMA_VERSION, StoreError, check_identity, parse_payload
+from server.rows import parse_payload
+from server.store import SCHEMA_VERSION, StoreError, check_identity
 from server.tournament.floor import trophies
 from server.tournament.tournament import Phase
 

@@ -43,7 +43,7 @@ from server.inbox import Inbox
 from server.inputs import Logged, apply_logged
 from server.news import tournament_events
 from server.refusals import why_not_yours
-from server.store import Record
+from server.rows import Record
 
 log = logging.getLogger("hickory.server")
 

@@ -34,7 +34,8 @@ from server.config import ServerConfig
 from server.fairness import HandDraw, hand_digest, seeds_from_json, tournament_id_for
 from server.recovery import stored_config
 from server.reports import EXIT_ERROR, ToolError, open_readonly, read_meta
-from server.store import StoreError, parse_payload
+from server.rows import parse_payload
+from server.store import StoreError
 from server.tournament.seating import initial_seating
 
 EXIT_FAILED = 1

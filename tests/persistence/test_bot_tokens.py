@@ -20,7 +20,7 @@ import trio
 import protocol.messages as m
 from client.bot import Bot
 from server.app import open_server
-from server.store import Record
+from server.rows import Record
 from tests.server.harness import fast_config, running
 from tests.server.rawclient import RawClient
 from tests.server.test_processes import server_process, stderr_of

@@ -15,15 +15,8 @@ import trio
 
 import server.store as store_module
 from server.journal import Journal
-from server.store import (
-    CHECKPOINT_COMMITS,
-    SCHEMA_VERSION,
-    Record,
-    Store,
-    input_record,
-    meta_record,
-    statements,
-)
+from server.rows import Record, input_record, meta_record, row_json, statements
+from server.store import CHECKPOINT_COMMITS, SCHEMA_VERSION, Store
 
 
 def mixed_records(rng: random.Random, n: int) -> list[Record]:
@@ -272,7 +265,7 @@ def test_a_rows_json_is_exactly_what_json_dumps_writes() -> None:
     for _ in range(300):
         values.append({rng.choice(["a", "seat", "é", "now"]) + str(i): rng.choice(pieces) for i in range(rng.randrange(6))})
     for value in values:
-        assert store_module.row_json(value) == json.dumps(value, separators=(",", ":")), value
+        assert row_json(value) == json.dumps(value, separators=(",", ":")), value
     for bad in ({1j: 1}, {"x": object()}, {"x": {1, 2}}):
         with pytest.raises(TypeError):
-            store_module.row_json(bad)
+            row_json(bad)

@@ -11,14 +11,8 @@ from pathlib import Path
 import pytest
 
 from server.reports import open_readonly
-from server.store import (
-    SCHEMA_VERSION,
-    Store,
-    StoreError,
-    check_identity,
-    input_record,
-    open_connection,
-)
+from server.rows import input_record
+from server.store import SCHEMA_VERSION, Store, StoreError, check_identity, open_connection
 
 
 def _foreign(path: Path) -> None:

@@ -53,7 +53,8 @@ from server.config import ServerConfig
 from server.history_tool import export_history
 from server.records import event_to_json
 from server.reports import StoredHand, open_readonly, read_hands
-from server.store import Record, Store, meta_record
+from server.rows import Record, meta_record
+from server.store import Store
 from tests.persistence.harness import Bot
 
 

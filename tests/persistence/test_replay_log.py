@@ -34,7 +34,7 @@ from server.recovery import (
     replay_log,
     stored_config,
 )
-from server.store import parse_payload
+from server.rows import parse_payload
 from tests.persistence.harness import Bot, check_chips, play_in_process
 
 Entry = tuple[int, str, "int | None", dict[str, Any]]

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from server import cli
-from server.store import APPLICATION_ID, SCHEMA_VERSION, Store, input_record
+from server.rows import input_record
+from server.store import APPLICATION_ID, SCHEMA_VERSION, Store
 from tests.persistence.harness import REPO
 
 
@@ -225,7 +226,7 @@ def test_open_server_seeds_a_new_tournament_and_a_restart_keeps_what_the_first_s
     from poker.actions import Ruleset
     from server.app import open_server
     from server.config import ServerConfig
-    from server.store import meta_record
+    from server.rows import meta_record
 
     bare = open_server(ServerConfig(db=None, port=0, seats=3), seed=7)
     assert (bare.seed, bare.store, bare.config.seats) == (7, None, 3)

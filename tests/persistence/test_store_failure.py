@@ -12,7 +12,7 @@ import trio.testing
 import protocol.messages as m
 from server.app import open_server
 from server.config import ServerConfig
-from server.store import Record
+from server.rows import Record
 from tests.persistence.harness import Bot, check_against_db, check_chips, check_hands, db_server
 from tests.server.rawclient import RawClient
 

@@ -14,7 +14,7 @@ import trio
 from server import cli
 from server.app import open_server
 from server.config import ServerConfig
-from server.store import parse_payload
+from server.rows import parse_payload
 from tests.persistence.harness import Bot, db_server
 
 

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from server.house import House
-from server.store import Record
+from server.rows import Record
 
 Entry = tuple[int, str, int | None, dict[str, Any]]
 

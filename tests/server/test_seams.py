@@ -13,7 +13,7 @@ import trio.testing
 import protocol.commands as cmd
 import protocol.messages as m
 from server.journal import Journal
-from server.store import Record
+from server.rows import Record
 from tests.server.harness import config, running, table
 from tests.server.rawclient import RawClient
 

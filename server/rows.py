@@ -54,11 +54,10 @@ make_record: Callable[..., Record] = maker(Record)
 """``Record(sql, params)`` without attrs' checks, for the rows of every action
 (``poker.makers``)."""
 
-INPUT_SQL = "INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)"
-
 
 def input_record(kind: str, payload: dict[str, Any], table_id: int | None = None) -> Record:
-    return make_record(sql=INPUT_SQL, params=(kind, table_id, row_json(payload)))
+    return make_record(sql="INSERT INTO inputs (kind, table_id, payload) VALUES (?, ?, ?)",
+                       params=(kind, table_id, row_json(payload)))
 
 
 _VALUES = re.compile(r"^(INSERT (?:OR REPLACE )?INTO [^(]+\([^)]*\) VALUES )(\((?:\?, )*\?\))$")

@@ -60,7 +60,7 @@ def deal(table_id: int, *, now: float, deck: list[int], carry: int, draw: dict[s
 def act(table_id: int, seat: int, action: Action, *, automatic: bool, now: float, bank: float) -> Logged:
     """An action, with the acting player's time bank after it (what the replay restores)."""
     return _logged("act", table_id, {"seat": seat, "kind": action.kind.value, "amount": action.amount,
-                                    "automatic": automatic, "now": now, "bank": bank})
+                                     "automatic": automatic, "now": now, "bank": bank})
 
 
 def end(table_id: int, *, now: float, chain: str | None) -> Logged:

@@ -62,26 +62,26 @@ play: $(VENV)/.installed
 
 # Each prints ratios against a peer measured in the same run (the machine may be noisy);
 # every target is one "TARGET ...: met|NOT met" line (bench/targets.py), all repeated at the end.
-BENCHES := evaluator engine tournament protocol server persistence fairdeck clock
+BENCHES := evaluator.py engine.py tournament.py protocol.py server.py persistence.py fairdeck.py clock.py
 bench: $(VENV)/.installed-test
-	@out=$$(mktemp); \
-	for b in $(BENCHES); do echo "== bench/$$b.py"; \
-	  { $(BIN)/python bench/$$b.py || echo "FAILED: bench/$$b.py"; } | tee -a $$out; done; \
-	echo "== every target of this run"; grep '^TARGET\|^FAILED' $$out; \
-	! grep -q '^FAILED' $$out; status=$$?; rm -f $$out; exit $$status
+	$(call run_benches,$(BENCHES),TARGET)
 
 # The floors of the targets bench cannot meet (issue 29): each does only the work its target
 # cannot avoid, in the same run as ours and the peer, and prints "FLOOR ..." lines, all
-# repeated at the end. About eight minutes; docs/architecture.md ("Performance") reads them.
-FLOORS := floor_tournament floor_server floor_persistence floor_flush
+# repeated at the end. About six minutes; docs/architecture.md ("Performance") reads them.
+FLOORS := floor_tournament.py floor_server.py floor_persistence.py floor_flush.py "floor_server.py --only b"
 floors: $(VENV)/.installed-test
-	@out=$$(mktemp); \
-	for b in $(FLOORS); do echo "== bench/$$b.py"; \
-	  { $(BIN)/python bench/$$b.py || echo "FAILED: bench/$$b.py"; } | tee -a $$out; done; \
-	echo "== bench/floor_server.py --only b"; \
-	{ $(BIN)/python bench/floor_server.py --only b || echo "FAILED: bench/floor_server.py --only b"; } | tee -a $$out; \
-	echo "== every floor of this run"; grep '^FLOOR\|^FAILED' $$out; \
-	! grep -q '^FAILED' $$out; status=$$?; rm -f $$out; exit $$status
+	$(call run_benches,$(FLOORS),FLOOR)
+
+# $(1): the scripts in bench/ (with their arguments, quoted); $(2): the word their verdict
+# lines start with, collected at the end. Fails if any script failed.
+define run_benches
+@out=$$(mktemp); \
+for b in $(1); do echo "== bench/$$b"; \
+  { $(BIN)/python bench/$$b || echo "FAILED: bench/$$b"; } | tee -a $$out; done; \
+echo "== every $(2) line of this run"; grep '^$(2)\|^FAILED' $$out; \
+! grep -q '^FAILED' $$out; status=$$?; rm -f $$out; exit $$status
+endef
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .mutate .coverage

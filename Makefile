@@ -69,7 +69,7 @@ bench: $(VENV)/.installed-test
 # The floors of the targets bench cannot meet (issue 29): each does only the work its target
 # cannot avoid, in the same run as ours and the peer, and prints "FLOOR ..." lines, all
 # repeated at the end. About six minutes; docs/architecture.md ("Performance") reads them.
-FLOORS := floor_tournament.py floor_server.py floor_persistence.py floor_flush.py "floor_server.py --only b"
+FLOORS := floor_engine.py floor_tournament.py floor_server.py floor_persistence.py floor_flush.py "floor_server.py --only b"
 floors: $(VENV)/.installed-test
 	$(call run_benches,$(FLOORS),FLOOR)
 

@@ -94,7 +94,7 @@ _ALL_IN = Action(kind=ActionKind.ALL_IN)
 make_action = maker(Action)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class LegalActions:
     """Everything the player to act may do, with the amounts.
 

@@ -23,7 +23,7 @@ class Street(enum.StrEnum):
     SHOWDOWN = "showdown"  # betting is over; the hand is being (or has been) settled
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class HandStarted:
     hand_no: int
     button: int
@@ -36,7 +36,7 @@ class HandStarted:
     ante: int = 0  # the big-blind ante of this hand's level (0: none); AntePosted says what was paid
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class AntePosted:
     """The big blind's ante for the table (TDA RP-11): posted before the blind, dead money
     in the main pot, never part of the big blind's bet. A short big blind pays the ante
@@ -47,7 +47,7 @@ class AntePosted:
     all_in: bool
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class BlindPosted:
     seat: int
     blind: str  # "small" or "big"
@@ -55,13 +55,13 @@ class BlindPosted:
     all_in: bool
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class HoleCardsDealt:
     seat: int
     cards: tuple[Card, ...]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class ActionTaken:
     """``amount`` is the chips this action put in; ``to`` the player's bet this round after it."""
 
@@ -74,20 +74,20 @@ class ActionTaken:
     automatic: bool = False
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class BoardDealt:
     street: Street
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class UncalledBetReturned:
     seat: int
     amount: int
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class BetsGathered:
     """A betting round closed: the bets went into the pots, as they now stand.
 
@@ -100,14 +100,14 @@ class BetsGathered:
     carried_in: int  # of which: odd chips carried in from the previous hand
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class HandShown:
     seat: int
     cards: tuple[Card, ...]
     hand_name: str | None  # None when shown before the board is complete (all-in)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class PotAwarded:
     """One pot settled. ``remainder`` chips could not be split and stay for the next hand."""
 
@@ -119,7 +119,7 @@ class PotAwarded:
     remainder: int
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class HandEnded:
     stacks: tuple[tuple[int, int], ...]  # (seat, stack) after the hand
     carried_out: int

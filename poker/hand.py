@@ -87,7 +87,7 @@ class _Player:
         return not self.folded and self.stack > 0
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class HandResult:
     stacks: tuple[tuple[int, int], ...]
     carried_out: int

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Set
 import attrs
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class Pot:
     amount: int
     eligible: tuple[int, ...]  # seats that may win it, in seat order

@@ -50,7 +50,7 @@ class IllegalAction(Exception):
         self.field = field
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class Action:
     """A player's decision. ``amount`` is the raise-to total, only for bet and raise."""
 
@@ -73,11 +73,11 @@ class Action:
 
     @classmethod
     def bet(cls, to: int) -> Action:
-        return cls(kind=ActionKind.BET, amount=to)
+        return make_action(ActionKind.BET, to) if cls is Action else cls(kind=ActionKind.BET, amount=to)
 
     @classmethod
     def raise_to(cls, to: int) -> Action:
-        return cls(kind=ActionKind.RAISE, amount=to)
+        return make_action(ActionKind.RAISE, to) if cls is Action else cls(kind=ActionKind.RAISE, amount=to)
 
     @classmethod
     def all_in(cls) -> Action:

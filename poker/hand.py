@@ -35,7 +35,7 @@ from .events import (
     UncalledBetReturned,
 )
 from .makers import maker
-from .pots import Pot, build_pots, split
+from .pots import Pot, build_pots, make_pot, split
 
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 _BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -58,7 +58,6 @@ _board_dealt = maker(BoardDealt)
 _bets_gathered = maker(BetsGathered)
 _hand_shown = maker(HandShown)
 _pot_awarded = maker(PotAwarded)
-_pot = maker(Pot)
 _hand_started = maker(HandStarted)
 _uncalled_bet_returned = maker(UncalledBetReturned)
 _hand_ended = maker(HandEnded)
@@ -223,7 +222,7 @@ class Hand:
         else:
             if level > 0:
                 return [
-                    _pot(
+                    make_pot(
                         sum(p.committed for p in self._players) + self.carried_in + self.dead,
                         tuple(p.seat for p in self._players if not p.folded),
                     )

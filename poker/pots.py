@@ -15,11 +15,18 @@ from collections.abc import Mapping, Set
 
 import attrs
 
+from .makers import maker
+
 
 @attrs.frozen(kw_only=True, weakref_slot=False)
 class Pot:
     amount: int
     eligible: tuple[int, ...]  # seats that may win it, in seat order
+
+
+make_pot = maker(Pot)
+"""``Pot(amount, eligible)`` positionally (``poker.makers``): the engine makes pots at every
+street's end and settle."""
 
 
 def build_pots(
@@ -46,24 +53,24 @@ def build_pots(
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in committed.values())
         eligible = tuple(sorted(s for s in live if committed.get(s, 0) >= level))
-        pots.append(Pot(amount=amount, eligible=eligible))
+        pots.append(make_pot(amount, eligible))
         previous = level
     if dead:
         if pots and len(pots[0].eligible) == len(live):
-            pots[0] = Pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
+            pots[0] = make_pot(pots[0].amount + dead, pots[0].eligible)
         else:
-            pots.insert(0, Pot(amount=dead, eligible=tuple(sorted(live))))
+            pots.insert(0, make_pot(dead, tuple(sorted(live))))
     leftover = sum(max(0, c - previous) for c in committed.values())
     if leftover:
         if pots:
-            pots[-1] = Pot(amount=pots[-1].amount + leftover, eligible=pots[-1].eligible)
+            pots[-1] = make_pot(pots[-1].amount + leftover, pots[-1].eligible)
         else:
-            pots.append(Pot(amount=leftover, eligible=tuple(sorted(live))))
+            pots.append(make_pot(leftover, tuple(sorted(live))))
     if carried_in:
         if pots:
-            pots[0] = Pot(amount=pots[0].amount + carried_in, eligible=pots[0].eligible)
+            pots[0] = make_pot(pots[0].amount + carried_in, pots[0].eligible)
         else:
-            pots.append(Pot(amount=carried_in, eligible=tuple(sorted(live))))
+            pots.append(make_pot(carried_in, tuple(sorted(live))))
     return pots
 
 

@@ -112,16 +112,22 @@ def timed(run: Callable[[int, random.Random], int], hands: int, rng: random.Rand
     return time.process_time() - start, decisions
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The sides' sizes and seed (bench/floor_engine.py takes the same), after printing the
+    load: the machine is shared."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--hands", type=int, default=4000, help="our hands per round (4000)")
     parser.add_argument("--pokerkit-hands", type=int, default=100, help="pokerkit hands per round (100)")
     parser.add_argument("--rounds", type=int, default=3, help="turns each side takes (3)")
     parser.add_argument("--seed", type=int, default=1, help="seed for decks and decisions (1)")
     args = parser.parse_args(argv)
-
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = arguments(__doc__.splitlines()[0], argv)
     random.seed(args.seed)  # pokerkit shuffles with the global random
     rng_ours, rng_theirs = random.Random(args.seed), random.Random(args.seed)
     totals = {"hickory": [0.0, 0, 0], "pokerkit": [0.0, 0, 0]}

@@ -22,7 +22,6 @@ floor. Lines start with ``FLOOR``.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -34,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "bench"))
 
-from engine import BIG_BLIND, PLAYERS, SMALL_BLIND, STACK, ours, theirs  # noqa: E402 (bench/engine.py)
+from engine import BIG_BLIND, PLAYERS, SMALL_BLIND, STACK, arguments, ours, theirs  # noqa: E402 (bench/engine.py)
 
 from poker.actions import ActionKind, LegalActions, Ruleset  # noqa: E402
 from poker.cards import shuffled_deck  # noqa: E402
@@ -164,14 +163,7 @@ def _award(deck: list[int], button: int, put: list[int], folded: list[bool], sta
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=4000, help="our hands per round (4000)")
-    parser.add_argument("--pokerkit-hands", type=int, default=100, help="pokerkit hands per round (100)")
-    parser.add_argument("--rounds", type=int, default=3, help="turns each side takes (3)")
-    parser.add_argument("--seed", type=int, default=1, help="seed for decks and decisions (1)")
-    args = parser.parse_args(argv)
-    load = os.getloadavg()
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
+    args = arguments(__doc__.splitlines()[0], argv)
     specs = record(args.hands, args.rounds, args.seed)
     check_rng = random.Random(args.seed)
     for round_specs in specs:

@@ -38,7 +38,7 @@ from engine import BIG_BLIND, PLAYERS, SMALL_BLIND, STACK, arguments, ours, thei
 from poker.actions import ActionKind, LegalActions, Ruleset  # noqa: E402
 from poker.cards import shuffled_deck  # noqa: E402
 from poker.evaluator import strength7  # noqa: E402
-from poker.events import ActionTaken, HandStarted  # noqa: E402
+from poker.events import HandStarted  # noqa: E402
 from poker.hand import Hand  # noqa: E402
 from poker.policy import random_action  # noqa: E402
 
@@ -47,7 +47,7 @@ Spec = tuple[int, int, int, list[LegalActions], list[int], tuple[tuple[int, int]
 number, and the engine's final stacks and carried chips (for the check)."""
 
 _STREET = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
-_FOLD, _CALL, _BET, _RAISE = ActionKind.FOLD, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 
 
 def record(hands: int, rounds: int, seed: int) -> list[list[Spec]]:
@@ -68,8 +68,7 @@ def record(hands: int, rounds: int, seed: int) -> list[list[Spec]]:
             while legal is not None:
                 legals.append(legal)
                 streets.append(_STREET[hand.street])
-                new = hand.act(legal.seat, random_action(legal, rng))
-                assert isinstance(new[0], ActionTaken)
+                hand.act(legal.seat, random_action(legal, rng))
                 legal = hand.legal_actions()
             assert hand.result is not None
             specs.append((started.button, started.small_blind_seat, started.big_blind_seat, legals, streets,
@@ -101,13 +100,8 @@ def floor(specs: Sequence[Spec], rng: random.Random, check: bool = False) -> int
             seat, kind = legal.seat, action.kind
             if kind is _FOLD:
                 folded[seat] = True
-            elif kind is _CALL:
-                chips = legal.call or 0
-                stack[seat] -= chips
-                bet[seat] += chips
-                put[seat] += chips
-            elif kind is _BET or kind is _RAISE:
-                chips = (action.amount or 0) - legal.bet
+            elif kind is not _CHECK:  # a call, or a bet or raise to an amount
+                chips = (legal.call or 0) if kind is _CALL else (action.amount or 0) - legal.bet
                 stack[seat] -= chips
                 bet[seat] += chips
                 put[seat] += chips
